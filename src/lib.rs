@@ -1,0 +1,3 @@
+//! 5五将棋 (minishogi) engine.
+
+pub mod shogi;

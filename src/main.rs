@@ -1,0 +1,3 @@
+fn main() {
+    println!("engine: under construction");
+}

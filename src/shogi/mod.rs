@@ -1,0 +1,8 @@
+//! The rules of minishogi: types, bitboards, positions, move generation, notations and game
+//! status. Depends on nothing else in the crate.
+
+pub mod bitboard;
+pub mod types;
+
+pub use bitboard::Bitboard;
+pub use types::{Color, Hand, Move, Piece, PieceKind, Square};
