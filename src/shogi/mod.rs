@@ -2,7 +2,11 @@
 //! status. Depends on nothing else in the crate.
 
 pub mod bitboard;
+pub mod movegen;
+pub mod position;
 pub mod types;
 
 pub use bitboard::Bitboard;
+pub use movegen::{GenKind, MoveList, perft, perft_divide};
+pub use position::{Position, Undo};
 pub use types::{Color, Hand, Move, Piece, PieceKind, Square};

@@ -1,0 +1,291 @@
+//! Legal move generation: check evasions, pins, promotions, drops with 二歩, dead pawn drops
+//! and 打ち歩詰め removed. Generates fully legal moves so that perft can count at the last ply
+//! without playing them.
+
+use super::bitboard::{self, Bitboard};
+use super::position::Position;
+use super::types::{Move, PieceKind, Square};
+
+/// A fixed-capacity move list; no allocation. Minishogi positions have well under 256 moves.
+#[derive(Clone)]
+pub struct MoveList {
+    moves: [Move; 256],
+    len: usize,
+}
+
+impl Default for MoveList {
+    fn default() -> Self {
+        MoveList::new()
+    }
+}
+
+impl MoveList {
+    #[inline(always)]
+    pub fn new() -> MoveList {
+        MoveList {
+            moves: [Move::NULL; 256],
+            len: 0,
+        }
+    }
+
+    #[inline(always)]
+    pub fn push(&mut self, mv: Move) {
+        debug_assert!(self.len < 256);
+        // SAFETY-free bound: the capacity is far above the maximum number of legal moves.
+        self.moves[self.len] = mv;
+        self.len += 1;
+    }
+
+    #[inline(always)]
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    #[inline(always)]
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    #[inline(always)]
+    pub fn as_slice(&self) -> &[Move] {
+        &self.moves[..self.len]
+    }
+
+    #[inline(always)]
+    pub fn as_mut_slice(&mut self) -> &mut [Move] {
+        &mut self.moves[..self.len]
+    }
+
+    pub fn contains(&self, mv: Move) -> bool {
+        self.as_slice().contains(&mv)
+    }
+
+    pub fn iter(&self) -> std::slice::Iter<'_, Move> {
+        self.as_slice().iter()
+    }
+
+    pub fn to_vec(&self) -> Vec<Move> {
+        self.as_slice().to_vec()
+    }
+}
+
+impl std::ops::Deref for MoveList {
+    type Target = [Move];
+    fn deref(&self) -> &[Move] {
+        self.as_slice()
+    }
+}
+
+impl<'a> IntoIterator for &'a MoveList {
+    type Item = &'a Move;
+    type IntoIter = std::slice::Iter<'a, Move>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.as_slice().iter()
+    }
+}
+
+/// Which moves to generate.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum GenKind {
+    /// Every legal move.
+    All,
+    /// Captures and promotions only (for quiescence); check evasions are generated in full.
+    Tactical,
+}
+
+impl Position {
+    /// All legal moves.
+    pub fn legal_moves(&self) -> MoveList {
+        let mut list = MoveList::new();
+        self.generate(GenKind::All, &mut list);
+        list
+    }
+
+    /// Number of legal moves (perft's last ply).
+    pub fn count_legal_moves(&self) -> usize {
+        let mut list = MoveList::new();
+        self.generate(GenKind::All, &mut list);
+        list.len()
+    }
+
+    /// Whether the side to move has at least one legal move.
+    pub fn has_legal_move(&self) -> bool {
+        // Cheap and rare enough: generate everything.
+        self.count_legal_moves() > 0
+    }
+
+    /// Whether the side to move is checkmated (in check with no legal move).
+    pub fn is_checkmate(&self) -> bool {
+        self.in_check() && !self.has_legal_move()
+    }
+
+    /// Whether `mv` is legal here (e.g. a move from the TT or the user).
+    pub fn is_legal(&self, mv: Move) -> bool {
+        if mv.is_null() {
+            return false;
+        }
+        self.legal_moves().contains(mv)
+    }
+
+    /// Appends legal moves of the requested kind to `list`.
+    pub fn generate(&self, kind: GenKind, list: &mut MoveList) {
+        let us = self.side_to_move();
+        let them = !us;
+        let own = self.pieces(us);
+        let occ = self.occupied();
+        let Some(ksq) = self.king_square(us) else {
+            // No king (composed positions): every pseudo-legal move is legal.
+            self.generate_piece_moves(kind, list, !own, Bitboard::EMPTY, None);
+            if kind == GenKind::All {
+                self.generate_drops(list, !occ);
+            }
+            return;
+        };
+        let checkers = self.attackers_to(ksq, them, occ);
+        let pinned = self.pinned(us);
+
+        // King moves: never onto an attacked square (sliders see through the king's origin).
+        let occ_without_king = occ ^ Bitboard::from_square(ksq);
+        let mut king_targets = bitboard::king_attacks(ksq) & !own;
+        if kind == GenKind::Tactical && checkers.is_empty() {
+            king_targets &= self.pieces(them);
+        }
+        for to in king_targets {
+            if self.attackers_to(to, them, occ_without_king).is_empty() {
+                list.push(Move::board(ksq, to, false));
+            }
+        }
+        if checkers.several() {
+            return;
+        }
+        let (targets, drop_targets) = if checkers.any() {
+            let checker = checkers.first();
+            let block = bitboard::between(ksq, checker);
+            (block | checkers, block)
+        } else {
+            (!own, !occ)
+        };
+        let evasion = checkers.any();
+        let gen_kind = if evasion { GenKind::All } else { kind };
+        self.generate_piece_moves(gen_kind, list, targets, pinned, Some(ksq));
+        if gen_kind == GenKind::All && drop_targets.any() {
+            self.generate_drops(list, drop_targets);
+        }
+    }
+
+    /// Board moves of every piece but the king (when `ksq` is given) onto `targets`.
+    #[inline(always)]
+    fn generate_piece_moves(
+        &self,
+        kind: GenKind,
+        list: &mut MoveList,
+        targets: Bitboard,
+        pinned: Bitboard,
+        ksq: Option<Square>,
+    ) {
+        let us = self.side_to_move();
+        let occ = self.occupied();
+        let enemy = self.pieces(!us);
+        let zone = Bitboard::rank(us.promotion_rank());
+        let mut movers = self.pieces(us);
+        if let Some(k) = ksq {
+            movers.clear(k);
+        }
+        for from in movers {
+            let piece = self.piece_at(from).expect("bitboard and board agree");
+            let mut to_set = bitboard::attacks(us, piece.kind, from, occ) & targets;
+            if pinned.has(from) {
+                // A pinned piece stays on the line through its king and itself.
+                to_set &= bitboard::line(ksq.expect("pins imply a king"), from);
+            }
+            let can_promote = piece.kind.can_promote();
+            let from_in_zone = zone.has(from);
+            for to in to_set {
+                let promo_possible = can_promote && (from_in_zone || zone.has(to));
+                if kind == GenKind::Tactical && !enemy.has(to) && !promo_possible {
+                    continue;
+                }
+                if promo_possible {
+                    list.push(Move::board(from, to, true));
+                    // A pawn reaching the last rank must promote; other pieces may stay.
+                    if piece.kind != PieceKind::Pawn && (kind == GenKind::All || enemy.has(to)) {
+                        list.push(Move::board(from, to, false));
+                    }
+                } else {
+                    list.push(Move::board(from, to, false));
+                }
+            }
+        }
+    }
+
+    /// Drops onto `targets` (empty squares), with the pawn restrictions.
+    #[inline(always)]
+    fn generate_drops(&self, list: &mut MoveList, targets: Bitboard) {
+        let us = self.side_to_move();
+        let hand = self.hand(us);
+        for kind in PieceKind::HAND {
+            if hand.count(kind) == 0 {
+                continue;
+            }
+            let mut squares = targets;
+            if kind == PieceKind::Pawn {
+                // No pawn on the last rank, and 二歩: no second unpromoted pawn on a file.
+                squares &= !Bitboard::rank(us.promotion_rank());
+                for p in self.pieces_of(us, PieceKind::Pawn) {
+                    squares &= !Bitboard::file(p.file());
+                }
+                // 打ち歩詰め: the drop in front of the enemy king is legal only if it does not mate.
+                if let Some(eksq) = self.king_square(!us) {
+                    let front = bitboard::pawn_attacks(!us, eksq);
+                    if (squares & front).any() {
+                        let to = front.first();
+                        if self.pawn_drop_mates(to) {
+                            squares &= !front;
+                        }
+                    }
+                }
+            }
+            for to in squares {
+                list.push(Move::drop(kind, to));
+            }
+        }
+    }
+
+    /// Whether dropping a pawn on `to` (giving check) would checkmate.
+    fn pawn_drop_mates(&self, to: Square) -> bool {
+        let after = self.after(Move::drop(PieceKind::Pawn, to));
+        !after.has_legal_move()
+    }
+}
+
+/// Counts leaf nodes at `depth` (bulk counting at the last ply).
+pub fn perft(pos: &mut Position, depth: u32) -> u64 {
+    if depth == 0 {
+        return 1;
+    }
+    let moves = pos.legal_moves();
+    if depth == 1 {
+        return moves.len() as u64;
+    }
+    let mut nodes = 0;
+    for &mv in moves.iter() {
+        let undo = pos.make_move(mv);
+        nodes += perft(pos, depth - 1);
+        pos.unmake_move(mv, undo);
+    }
+    nodes
+}
+
+/// Per-root-move leaf counts, in generation order.
+pub fn perft_divide(pos: &mut Position, depth: u32) -> Vec<(Move, u64)> {
+    let moves = pos.legal_moves();
+    moves
+        .iter()
+        .map(|&mv| {
+            let undo = pos.make_move(mv);
+            let n = if depth <= 1 { 1 } else { perft(pos, depth - 1) };
+            pos.unmake_move(mv, undo);
+            (mv, n)
+        })
+        .collect()
+}
