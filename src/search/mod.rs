@@ -1,0 +1,304 @@
+//! Alpha-beta search: iterative deepening, PVS with aspiration windows, a shared lockless
+//! transposition table for Lazy SMP threads, quiescence, the minishogi repetition rules,
+//! time management, MultiPV and a mate solver for `go mate`.
+
+pub mod bench;
+mod eval;
+mod heuristics;
+mod mate;
+mod ordering;
+pub mod score;
+pub mod time;
+pub mod tt;
+mod worker;
+
+#[cfg(test)]
+mod tests;
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
+use std::time::Duration;
+
+use crate::shogi::{Move, Position};
+
+pub use eval::MaterialEvaluator;
+pub use tt::TranspositionTable;
+
+/// Clock state of the side to move (USI `btime`/`wtime`, `binc`/`winc`, `byoyomi`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ClockLimits {
+    pub remaining: Duration,
+    pub increment: Duration,
+    pub byoyomi: Duration,
+}
+
+/// What bounds a search. With nothing set, it runs until stopped or the maximum depth.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Limits {
+    pub depth: Option<u32>,
+    pub nodes: Option<u64>,
+    pub movetime: Option<Duration>,
+    pub clock: Option<ClockLimits>,
+    pub infinite: bool,
+}
+
+/// Shared between the protocol thread and the search: `stop` is answered within a few
+/// milliseconds; while `ponder` is true no time limit applies, and when it flips to false
+/// (ponderhit) the time budget starts counting from that moment.
+///
+/// While `infinite` is set or `ponder` is true, `search` does not return before `stop` (or,
+/// for ponder, ponderhit), even if it has finished, as USI requires.
+#[derive(Default, Debug)]
+pub struct SearchControl {
+    pub stop: AtomicBool,
+    pub ponder: AtomicBool,
+}
+
+/// A score for USI `info score`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Score {
+    /// Centipawns (the logistic scale of `cp_from_probability`). Repetition verdicts, which
+    /// decide the game without mate, show as large values near ±20000.
+    Cp(i32),
+    /// Plies to mate; negative when the side to move is being mated.
+    Mate(i32),
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SearchInfo {
+    pub depth: u32,
+    pub seldepth: u32,
+    /// 1-based line number.
+    pub multipv: u32,
+    pub score: Score,
+    pub nodes: u64,
+    pub nps: u64,
+    pub time_ms: u64,
+    /// Permille of the transposition table used by this search.
+    pub hashfull: u32,
+    pub pv: Vec<Move>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SearchResult {
+    /// `None` only when the side to move has no legal move.
+    pub best: Option<Move>,
+    /// The expected reply, when known.
+    pub ponder: Option<Move>,
+    pub score: Score,
+    /// Last completed iteration.
+    pub depth: u32,
+    pub nodes: u64,
+}
+
+/// Selective search techniques, all on by default; switches exist for measuring them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SearchFeatures {
+    pub null_move: bool,
+    pub lmr: bool,
+    /// Reverse futility, futility and late-move pruning near the leaves.
+    pub shallow_pruning: bool,
+    pub check_extension: bool,
+}
+
+impl Default for SearchFeatures {
+    fn default() -> Self {
+        SearchFeatures {
+            null_move: true,
+            lmr: true,
+            shallow_pruning: true,
+            check_extension: true,
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SearchOptions {
+    /// Transposition table size in MiB (USI_Hash).
+    pub hash_mb: usize,
+    pub threads: usize,
+    pub multipv: usize,
+    /// Draw once the game has this many moves (counted from the game's start); `None` or
+    /// `Some(0)` = no limit.
+    pub max_plies: Option<u32>,
+    /// Time kept back per move for communication delays.
+    pub move_overhead: Duration,
+    pub features: SearchFeatures,
+}
+
+impl Default for SearchOptions {
+    fn default() -> Self {
+        SearchOptions {
+            hash_mb: 64,
+            threads: 1,
+            multipv: 1,
+            max_plies: None,
+            move_overhead: Duration::from_millis(50),
+            features: SearchFeatures::default(),
+        }
+    }
+}
+
+/// Outcome of `go mate`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum MateResult {
+    /// The mating sequence (attacker's checks and defender's longest resistance).
+    Mate(Vec<Move>),
+    /// Proven: no mate by continuous checks.
+    NoMate,
+    /// Stopped or out of time before a proof either way.
+    Timeout,
+}
+
+/// Position evaluation for the search.
+pub trait Evaluator: Send + Sync {
+    /// Win probability of the side to move, in (0, 1).
+    fn win_probability(&self, pos: &Position) -> f32;
+}
+
+/// Centipawns per unit of logit: cp = 600 · ln(p / (1 − p)).
+pub const PROBABILITY_SCALE: f32 = 600.0;
+
+/// Centipawn score of a win probability, clamped to ±3000 (well below decided scores).
+pub fn cp_from_probability(p: f32) -> i32 {
+    if p.is_nan() {
+        return 0;
+    }
+    let p = p.clamp(1e-7, 1.0 - 1e-7);
+    let cp = PROBABILITY_SCALE * (p / (1.0 - p)).ln();
+    (cp.round() as i32).clamp(-score::EVAL_LIMIT, score::EVAL_LIMIT)
+}
+
+/// The engine's searcher: options, transposition table, evaluator and per-thread memory.
+pub struct Searcher {
+    opts: SearchOptions,
+    tt: TranspositionTable,
+    evaluator: Arc<dyn Evaluator>,
+    thread_memory: Vec<Box<heuristics::Heuristics>>,
+}
+
+impl Searcher {
+    pub fn new(opts: SearchOptions) -> Searcher {
+        Searcher {
+            tt: TranspositionTable::new(opts.hash_mb),
+            opts,
+            evaluator: Arc::new(MaterialEvaluator),
+            thread_memory: Vec::new(),
+        }
+    }
+
+    pub fn options(&self) -> &SearchOptions {
+        &self.opts
+    }
+
+    /// Changes take effect (TT resized, threads added) at the next search.
+    pub fn options_mut(&mut self) -> &mut SearchOptions {
+        &mut self.opts
+    }
+
+    pub fn set_evaluator(&mut self, eval: Arc<dyn Evaluator>) {
+        self.evaluator = eval;
+    }
+
+    /// Forgets everything learnt (USI `usinewgame`): TT, history, killers.
+    pub fn clear(&mut self) {
+        self.tt.clear();
+        for memory in &mut self.thread_memory {
+            memory.clear();
+        }
+    }
+
+    fn prepare(&mut self) {
+        if self.tt.size_mb() != self.opts.hash_mb {
+            self.tt = TranspositionTable::new(self.opts.hash_mb);
+        }
+        let threads = self.opts.threads.max(1);
+        self.thread_memory
+            .resize_with(threads, heuristics::Heuristics::new);
+        self.tt.new_search();
+    }
+
+    /// Searches `pos`, whose game history is `history`: one `(key, in_check)` entry per
+    /// earlier position of the game, oldest first (an entry for `pos` itself at the end is
+    /// ignored). Repetitions of those positions are judged by the rules; the number of entries
+    /// before `pos` is the game's ply count for `max_plies`.
+    ///
+    /// `best` is `None` only when there is no legal move; every move returned is legal.
+    pub fn search_with_history(
+        &mut self,
+        pos: &Position,
+        history: &[(u64, bool)],
+        limits: &Limits,
+        control: &SearchControl,
+        on_info: &mut dyn FnMut(&SearchInfo),
+    ) -> SearchResult {
+        self.prepare();
+        let history = match history.last() {
+            Some(&(key, _)) if key == pos.key() => &history[..history.len() - 1],
+            _ => history,
+        };
+        let (result, _) = worker::run(
+            &self.tt,
+            &self.opts,
+            &self.evaluator,
+            &mut self.thread_memory,
+            pos,
+            history,
+            limits,
+            control,
+            on_info,
+        );
+        wait_for_release(limits, control);
+        result
+    }
+
+    /// A search that also returns each thread's node count.
+    #[cfg(test)]
+    fn search_counting_threads(
+        &mut self,
+        pos: &Position,
+        limits: &Limits,
+    ) -> (SearchResult, Vec<u64>) {
+        self.prepare();
+        worker::run(
+            &self.tt,
+            &self.opts,
+            &self.evaluator,
+            &mut self.thread_memory,
+            pos,
+            &[],
+            limits,
+            &SearchControl::default(),
+            &mut |_| {},
+        )
+    }
+
+    /// Searches `pos` as a fresh game (no history).
+    pub fn search_position(
+        &mut self,
+        pos: &Position,
+        limits: &Limits,
+        control: &SearchControl,
+        on_info: &mut dyn FnMut(&SearchInfo),
+    ) -> SearchResult {
+        self.search_with_history(pos, &[], limits, control, on_info)
+    }
+
+    /// `go mate`: proves or refutes a mate by continuous checks from `pos` (side to move
+    /// attacks), with iterative deepening so that the mate found is the shortest.
+    pub fn mate_search(
+        &mut self,
+        pos: &Position,
+        time: Option<Duration>,
+        control: &SearchControl,
+    ) -> MateResult {
+        mate::solve(pos, time, control)
+    }
+}
+
+/// USI: after `go infinite` or `go ponder`, bestmove waits for `stop` (or ponderhit).
+fn wait_for_release(limits: &Limits, control: &SearchControl) {
+    while !control.stop.load(Relaxed) && (limits.infinite || control.ponder.load(Relaxed)) {
+        std::thread::sleep(Duration::from_millis(1));
+    }
+}
