@@ -154,6 +154,12 @@ pub enum MateResult {
 pub trait Evaluator: Send + Sync {
     /// Win probability of the side to move, in (0, 1).
     fn win_probability(&self, pos: &Position) -> f32;
+
+    /// The same as a centipawn score for the search (`cp_from_probability` of it). An
+    /// evaluator that computes a logit can override this to skip the round trip.
+    fn evaluate_cp(&self, pos: &Position) -> i32 {
+        cp_from_probability(self.win_probability(pos))
+    }
 }
 
 /// Centipawns per unit of logit: cp = 600 · ln(p / (1 − p)).

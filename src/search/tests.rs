@@ -649,3 +649,191 @@ fn generate_mate_positions() {
 }
 
 use std::sync::atomic::Ordering::Relaxed;
+
+/// Prints bench lines: positions from self-play games at depth 4 after random openings.
+/// `cargo test --release --lib search::tests::generate_bench_lines -- --ignored --nocapture`
+#[test]
+#[ignore = "generates bench data; about a minute in release"]
+fn generate_bench_lines() {
+    let mut rng = StdRng::seed_from_u64(55);
+    let mut s = searcher();
+    let mut lines = 0;
+    let mut seen = std::collections::HashSet::new();
+    seen.insert(Position::startpos().key());
+    while lines < 29 {
+        let mut pos = Position::startpos();
+        let mut moves: Vec<String> = Vec::new();
+        let opening = rng.gen_range(2..6);
+        for ply in 0..40 {
+            let legal = pos.legal_moves();
+            if legal.is_empty() {
+                break;
+            }
+            let mv = if ply < opening {
+                legal[rng.gen_range(0..legal.len())]
+            } else {
+                s.clear();
+                let (r, _) = search(&mut s, &pos, 4);
+                r.best.unwrap()
+            };
+            pos.make_move(mv);
+            moves.push(mv.to_string());
+            if [7, 15, 25].contains(&ply)
+                && pos.has_legal_move()
+                && lines < 29
+                && seen.insert(pos.key())
+            {
+                println!("    \"{}\",", moves.join(" "));
+                lines += 1;
+            }
+        }
+    }
+}
+
+// ---- feature matches (run by hand) ----------------------------------------------------------
+
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Outcome {
+    Win(Color),
+    Draw,
+}
+
+/// Referee for the feature matches: no legal move loses, fourfold repetition by the rules
+/// (perpetual check loses for the checker, otherwise sente loses), draw at `max_plies`.
+fn play_game(
+    players: [&mut Searcher; 2],
+    opening: &[Move],
+    nodes: u64,
+    max_plies: usize,
+) -> Outcome {
+    let mut pos = Position::startpos();
+    let mut history = vec![(pos.key(), pos.in_check())];
+    for &mv in opening {
+        pos.make_move(mv);
+        history.push((pos.key(), pos.in_check()));
+    }
+    let [sente, gote] = players;
+    sente.clear();
+    gote.clear();
+    let limits = Limits {
+        nodes: Some(nodes),
+        ..Limits::default()
+    };
+    loop {
+        let side = pos.side_to_move();
+        if !pos.has_legal_move() {
+            return Outcome::Win(!side);
+        }
+        let last = history.len() - 1;
+        let key = history[last].0;
+        let firsts: Vec<usize> = (0..=last)
+            .rev()
+            .step_by(2)
+            .filter(|&j| history[j].0 == key)
+            .collect();
+        if firsts.len() >= 4 {
+            let first = *firsts.last().unwrap();
+            let (mut opponent_checked, mut mover_checked) = (true, true);
+            for (m, &(_, check)) in history.iter().enumerate().take(last + 1).skip(first + 1) {
+                if (last - m) % 2 == 0 {
+                    opponent_checked &= check;
+                } else {
+                    mover_checked &= check;
+                }
+            }
+            let loser = match (opponent_checked, mover_checked) {
+                (true, false) => !side,
+                (false, true) => side,
+                _ => Color::Sente,
+            };
+            return Outcome::Win(!loser);
+        }
+        if history.len() > max_plies {
+            return Outcome::Draw;
+        }
+        let player = if side == Color::Sente {
+            &mut *sente
+        } else {
+            &mut *gote
+        };
+        let r = player.search_with_history(
+            &pos,
+            &history,
+            &limits,
+            &SearchControl::default(),
+            &mut |_| {},
+        );
+        pos.make_move(r.best.expect("legal move exists"));
+        history.push((pos.key(), pos.in_check()));
+    }
+}
+
+/// Plays the default search against one with a feature switched off (FEATURE = null_move, lmr,
+/// shallow_pruning or check_extension), each opening with both colours, fixed nodes per move.
+/// `FEATURE=lmr GAMES=100 NODES=20000 cargo test --release --lib search::tests::feature_match
+///  -- --ignored --nocapture`
+#[test]
+#[ignore = "self-play match; minutes in release"]
+fn feature_match() {
+    let feature = std::env::var("FEATURE").unwrap_or_else(|_| "null_move".into());
+    let games: usize = std::env::var("GAMES")
+        .ok()
+        .and_then(|g| g.parse().ok())
+        .unwrap_or(100);
+    let nodes: u64 = std::env::var("NODES")
+        .ok()
+        .and_then(|g| g.parse().ok())
+        .unwrap_or(20_000);
+    let mut without = SearchFeatures::default();
+    match feature.as_str() {
+        "null_move" => without.null_move = false,
+        "lmr" => without.lmr = false,
+        "shallow_pruning" => without.shallow_pruning = false,
+        "check_extension" => without.check_extension = false,
+        other => panic!("unknown feature {other}"),
+    }
+    let options = |features| SearchOptions {
+        hash_mb: 16,
+        features,
+        ..SearchOptions::default()
+    };
+    let mut rng = StdRng::seed_from_u64(99);
+    let (mut wins, mut losses, mut draws) = (0, 0, 0);
+    for pair in 0..games / 2 {
+        // A random 4-ply opening that leaves a game to play.
+        let opening = loop {
+            let mut pos = Position::startpos();
+            let mut moves = Vec::new();
+            for _ in 0..4 {
+                let legal = pos.legal_moves();
+                let mv = legal[rng.gen_range(0..legal.len())];
+                pos.make_move(mv);
+                moves.push(mv);
+            }
+            if pos.has_legal_move() {
+                break moves;
+            }
+        };
+        for with_as in [Color::Sente, Color::Gote] {
+            let mut with = Searcher::new(options(SearchFeatures::default()));
+            let mut other = Searcher::new(options(without));
+            let players = if with_as == Color::Sente {
+                [&mut with, &mut other]
+            } else {
+                [&mut other, &mut with]
+            };
+            match play_game(players, &opening, nodes, 150) {
+                Outcome::Win(c) if c == with_as => wins += 1,
+                Outcome::Win(_) => losses += 1,
+                Outcome::Draw => draws += 1,
+            }
+        }
+        let n = (wins + losses + draws) as f64;
+        let score = (wins as f64 + draws as f64 / 2.0) / n;
+        println!(
+            "pair {pair}: with {feature}: +{wins} -{losses} ={draws}  score {:.3}  elo {:+.0}",
+            score,
+            -400.0 * (1.0 / score.clamp(0.001, 0.999) - 1.0).log10()
+        );
+    }
+}

@@ -15,7 +15,6 @@ use super::time::{TimeKeeper, budget};
 use super::tt::{Bound, TranspositionTable};
 use super::{
     Evaluator, Limits, SearchControl, SearchFeatures, SearchInfo, SearchOptions, SearchResult,
-    cp_from_probability,
 };
 use crate::shogi::{Color, GenKind, Move, MoveList, Position};
 
@@ -450,7 +449,7 @@ impl<'a> Worker<'a> {
 
     #[inline(always)]
     fn evaluate(&self) -> i32 {
-        cp_from_probability(self.evaluator.win_probability(&self.pos))
+        self.evaluator.evaluate_cp(&self.pos)
     }
 
     /// Whether the game's ply limit is reached at `ply`.
@@ -600,6 +599,7 @@ impl<'a> Worker<'a> {
                 Bound::Upper
             };
             let eval = if in_check { 0 } else { self.evaluate() };
+            let bound = tt_bound(best, bound);
             self.shared
                 .tt
                 .store(key, best_move, to_tt(best, 0), eval, depth, bound);
@@ -874,6 +874,7 @@ impl<'a> Worker<'a> {
             Bound::Upper
         };
         let stored_eval = if in_check { 0 } else { eval };
+        let bound = tt_bound(best_score, bound);
         tt.store(
             key,
             best_move,
@@ -988,6 +989,7 @@ impl<'a> Worker<'a> {
             Bound::Upper
         };
         let stored_eval = if in_check { 0 } else { stand_pat };
+        let bound = tt_bound(best_score, bound);
         tt.store(
             key,
             best_move,
@@ -997,6 +999,17 @@ impl<'a> Worker<'a> {
             bound,
         );
         best_score
+    }
+}
+
+/// How a result may be tabled: repetition verdicts depend on the path that reached the node
+/// (graph history interaction), so for them only the move is kept.
+#[inline(always)]
+fn tt_bound(score: i32, bound: Bound) -> Bound {
+    if is_decided(score) && score.abs() < MATE_IN_MAX_PLY {
+        Bound::None
+    } else {
+        bound
     }
 }
 
