@@ -1,3 +1,5 @@
 //! 5五将棋 (minishogi) engine.
 
+pub mod fileio;
 pub mod shogi;
+pub mod train;
