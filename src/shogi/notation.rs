@@ -284,12 +284,12 @@ fn validate(pos: &Position) -> Result<(), SfenError> {
         }
     }
     let waiting = !pos.side_to_move();
-    if let Some(k) = pos.king_square(waiting) {
-        if pos.is_attacked(k, pos.side_to_move()) {
-            return Err(SfenError::IllegalPosition(
-                "the side not to move is in check".to_string(),
-            ));
-        }
+    if let Some(k) = pos.king_square(waiting)
+        && pos.is_attacked(k, pos.side_to_move())
+    {
+        return Err(SfenError::IllegalPosition(
+            "the side not to move is in check".to_string(),
+        ));
     }
     Ok(())
 }
@@ -430,7 +430,8 @@ fn parse_usi_raw(input: &str) -> Result<RawMove, MoveError> {
         let to = usi_square(input, sq)?;
         return Ok(RawMove::Drop { kind, to });
     }
-    let board: IResult<&str, ((char, char), (char, char), Option<char>)> =
+    type BoardMove = ((char, char), (char, char), Option<char>);
+    let board: IResult<&str, BoardMove> =
         all_consuming(tuple((usi_square_chars, usi_square_chars, opt(char('+')))))(input);
     match board {
         Ok((_, (a, b, plus))) => {
