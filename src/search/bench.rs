@@ -6,44 +6,43 @@ use std::fmt;
 use std::time::{Duration, Instant};
 
 use super::{Limits, SearchControl, SearchOptions, Searcher};
-use crate::shogi::{Move, Position};
+use crate::shogi::Position;
 
 pub const DEFAULT_DEPTH: u32 = 9;
 
-/// The bench positions, as USI moves from the start position (the first is the start
-/// position itself). Chosen from varied self-play games: openings, middlegames with pieces in
-/// hand, and attacks on the king.
-const LINES: &[&str] = &[
-    "",
-    "4e4d 5a5b 4d3c 5b5a 5e4d 2a2b 3c2b 1a2b",
-    "4e4d 5a5b 4d3c 5b5a 5e4d 2a2b 3c2b 1a2b 3e3d 2b1a 4d4e G*2d G*1d 2d1e 1d1e 1a2a",
-    "4e4d 5a5b 4d3c 5b5a 5e4d 2a2b 3c2b 1a2b 3e3d 2b1a 4d4e G*2d G*1d 2d1e 1d1e 1a2a 4e4d 2a1a 4d4e 1a2a 4e4d 2a1a 4d4e 1a2a 4e4d 2a1a",
-    "5d5c 3a3b 1e1d 1a2b 1d5d 3b3c 5c5b 4a5b",
-    "5d5c 3a3b 1e1d 1a2b 1d5d 3b3c 5c5b 4a5b 5d5b 5a5b 2e5b 2a3a 5b4c R*1c R*5a 3c4b",
-    "1e1b 2a1b 2e3d R*1e 5e4d 1e1c+ 4d5e 1a2a",
-    "1e1b 2a1b 2e3d R*1e 5e4d 1e1c+ 4d5e 1a2a 5e4d 2a1a 4d5e 1a2a 5e4d 2a1a 4d5e 1a2a 5e4d 2a1a 4d5e 1a2a 5e4d 2a1a 4d5e 1a2a 5e4d 2a1a",
-    "3e3d 4a5b 1e1b 1a1b P*4b 3a4b 3d2c 1b1a",
-    "3e3d 4a5b 1e1b 1a1b P*4b 3a4b 3d2c 1b1a 2c1d 1a2b 1d2c 2b1a 2c1d 1a2b 1d2c 2b1a 2c1d 1a2b 1d2c 2b1a 2c1d 1a2b 1d2c 2b1a 2c1d 1a2b",
-    "1e1c 2a2b 2e5b 1b1c 4e3d 4a5b 5e4d 5a4a",
-    "2e4c 2a3b 4c3d 5a5c 3d2c 5c2c 3e3d 2c2a",
-    "2e4c 2a3b 4c3d 5a5c 3d2c 5c2c 3e3d 2c2a 5e4d 1a2b 4d3e 2b1a 3e4d 1a2b 4d3e 2b1a",
-    "2e4c 2a3b 4c3d 5a5c 3d2c 5c2c 3e3d 2c2a 5e4d 1a2b 4d3e 2b1a 3e4d 1a2b 4d3e 2b1a 3e4d 1a2b 4d3e 2b1a 3e4d 1a2b 4d3e 2b1a 3e4d 1a2b",
-    "2e1d 5a5c 1d4a 5c5a B*3c 2a2b 3c5a+ 1a2a",
-    "2e1d 5a5c 1d4a 5c5a B*3c 2a2b 3c5a+ 1a2a 5e4d 2a1a 4d4c 1a2a 4c5b 2a1a 5b4c 1a2a",
-    "2e1d 5a5c 1d4a 5c5a B*3c 2a2b 3c5a+ 1a2a 5e4d 2a1a 4d4c 1a2a 4c5b 2a1a 5b4c 1a2a 4c5b 2a1a 5b4c 1a2a 4c5b 2a1a 5b4c 1a2a 4c5b 2a1a",
-    "5d5c 4a1d 2e4c 1d2c 5e4d 3a4b 4c2a+ 1a2a",
-    "5d5c 4a1d 2e4c 1d2c 5e4d 3a4b 4c2a+ 1a2a 3e2d B*1a G*3c 4b5c 4d3e 2c4e+ 3e2e 1a3c",
-    "4e4d 1b1c 4d4c 3a2b 5e4d 1a1b 4c4b 1c1d",
-    "4e4d 1b1c 4d4c 3a2b 5e4d 1a1b 4c4b 1c1d 2e1d 4a1d 1e1d 2b1c 1d1c 1b1c 4b5a B*1a",
-    "4e4d 1b1c 4d4c 3a2b 5e4d 1a1b 4c4b 1c1d 2e1d 4a1d 1e1d 2b1c 1d1c 1b1c 4b5a B*1a P*3c 2a3a R*1e R*1d S*2d 1c2b 1e1d 3a3b R*1b 2b3a",
-    "4e3d 1a2b 5d5c 4a1d 1e1d 5a5c 5e4d 3a4b",
-    "4e3d 1a2b 5d5c 4a1d 1e1d 5a5c 5e4d 3a4b 4d4e 2b3a 4e4d P*5d 3d4c 5c4c 4d5d 4c2c",
-    "4e3d 1a2b 5d5c 4a1d 1e1d 5a5c 5e4d 3a4b 4d4e 2b3a 4e4d P*5d 3d4c 5c4c 4d5d 4c2c B*2d 4b3c P*4c 3c2d 3e2d 2c2b S*4b 2b4b 4c4b B*3b",
-    "5d5c 3a2b 5c5b 5a5b 2e5b 4a5b 3e3d 2a3a",
-    "5d5c 3a2b 5c5b 5a5b 2e5b 4a5b 3e3d 2a3a 5e4d 1a2a 4d5d 2a1a 5d4d 1a2a 4d5d 2a1a",
-    "5d5c 3a2b 5c5b 5a5b 2e5b 4a5b 3e3d 2a3a 5e4d 1a2a 4d5d 2a1a 5d4d 1a2a 4d5d 2a1a 5d4d 1a2a 4d5d 2a1a 5d4d 1a2a 4d5d 2a1a 5d4d 1a2a",
-    "2e5b 5a5b 5e4d B*2b 4d3d 2a3b 3d2e 1a2a",
-    "2e5b 5a5b 5e4d B*2b 4d3d 2a3b 3d2e 1a2a 3e2d 2a1a 2e1d 3b4c 1d2e 4c5d 2e3d 5b5c",
+/// The bench positions: the start position, then positions from self-play games after random
+/// openings (openings, middlegames with pieces in hand, attacks on the king).
+const SFENS: &[&str] = &[
+    "rbsgk/4p/5/P4/KGSBR b - 1",
+    "rbs2/3kp/5/PK3/2SBR b Gg 9",
+    "rbsk1/4p/5/P1S2/1K1BG b Gr 17",
+    "rbs1k/4p/5/PKS2/3BG b Gr 27",
+    "r2g1/b2kp/2s2/R4/KGSB1 b p 9",
+    "R1g2/1s1kp/1B2r/5/KGS2 b Bp 17",
+    "rbsk1/4g/4+r/P1B2/KGS2 b P 9",
+    "rbs1k/4g/4+r/PKB2/1GS2 b P 27",
+    "r2gk/bs3/3S1/P4/KG1B1 b rp 9",
+    "r2g1/bs1k1/5/P3S/KG1B1 b rp 27",
+    "1rs1k/b2g1/4p/PKG2/2S2 b rb 9",
+    "1bsrk/2g1p/5/P1S2/KG2R b b 9",
+    "1bsrk/2g1p/5/P1S2/1GK1R b b 17",
+    "1bsr1/2gkp/5/PKS2/1G2R b b 27",
+    "+BBsk1/3gp/5/P4/KGS1R b R 9",
+    "+BBsk1/3gp/1K3/P4/1GS1R b R 17",
+    "+BBs1k/K2gp/5/P4/1GS1R b R 27",
+    "r2k1/1s2p/P2b1/1K3/1GS1R b Gb 9",
+    "r2k1/4p/s1b2/3S1/1+b1KR b 2gp 17",
+    "rb1g1/1G1sk/5/PK2p/2SBR b - 9",
+    "G2gb/5/4k/PK3/2S2 b RBSPr 17",
+    "G1k1b/2g1R/2P2/PK1SR/2S2 b B 27",
+    "3g1/1s1kp/r4/1KG1R/2SB1 b Bp 9",
+    "2kg1/1s2p/3r1/K3R/2SB1 b BPg 17",
+    "2kg1/1Pb1p/5/K2SR/3B1 b Rgs 27",
+    "2g1k/b2sp/5/2S2/KG2R b Rbp 9",
+    "2g1k/b2sp/5/K1S2/1G2R b Rbp 17",
+    "2gk1/b2sp/5/1KS2/1G2R b Rbp 27",
+    "1bsk1/r1gbp/5/P4/1GSKR b - 9",
+    "1bs1k/3bp/r4/g1KS1/1G2R b p 17",
 ];
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -62,24 +61,11 @@ impl fmt::Display for BenchResult {
     }
 }
 
-/// Plays USI moves from `pos`; `None` if one is not legal.
-fn play_usi(mut pos: Position, moves: &str) -> Option<Position> {
-    for text in moves.split_whitespace() {
-        let mv: Move = pos
-            .legal_moves()
-            .iter()
-            .copied()
-            .find(|m| m.to_string() == text)?;
-        pos.make_move(mv);
-    }
-    Some(pos)
-}
-
 /// The bench positions.
 pub fn positions() -> Vec<Position> {
-    LINES
+    SFENS
         .iter()
-        .map(|line| play_usi(Position::startpos(), line).expect("bench line is legal"))
+        .map(|sfen| Position::from_sfen(sfen).expect("bench SFEN is valid"))
         .collect()
 }
 
@@ -131,7 +117,7 @@ mod tests {
     #[test]
     fn bench_lines_are_legal_and_distinct() {
         let positions = positions();
-        assert_eq!(positions.len(), LINES.len());
+        assert_eq!(positions.len(), SFENS.len());
         let mut keys: Vec<u64> = positions.iter().map(Position::key).collect();
         keys.sort_unstable();
         keys.dedup();
@@ -146,7 +132,7 @@ mod tests {
         let a = run_bench(Some(3));
         let b = run_bench(Some(3));
         assert_eq!(a.nodes, b.nodes);
-        assert_eq!(a.positions, LINES.len());
+        assert_eq!(a.positions, SFENS.len());
         assert!(
             a.to_string()
                 .starts_with(&format!("Bench: {} nodes ", a.nodes))

@@ -10,123 +10,13 @@ use rand::{Rng, SeedableRng};
 
 // ---- helpers ------------------------------------------------------------------------------------
 
-/// Minimal SFEN reader for test data (stand-in until the rules core's parser lands on main).
 pub(crate) fn sfen(text: &str) -> Position {
-    let fields: Vec<&str> = text.split_whitespace().collect();
-    let mut pos = Position::empty();
-    for (rank, row) in fields[0].split('/').enumerate() {
-        let mut file = 5u8;
-        let mut promoted = false;
-        for c in row.chars() {
-            if let Some(n) = c.to_digit(10) {
-                file -= n as u8;
-            } else if c == '+' {
-                promoted = true;
-            } else {
-                let color = if c.is_ascii_uppercase() {
-                    Color::Sente
-                } else {
-                    Color::Gote
-                };
-                let mut kind = PieceKind::from_usi_letter(c).expect("piece letter");
-                if promoted {
-                    kind = kind.promote();
-                }
-                pos.put_piece(Square::new(file, rank as u8), Piece::new(color, kind));
-                promoted = false;
-                file -= 1;
-            }
-        }
-    }
-    pos.set_side_to_move(if fields[1] == "b" {
-        Color::Sente
-    } else {
-        Color::Gote
-    });
-    if fields[2] != "-" {
-        let mut count = 0u8;
-        for c in fields[2].chars() {
-            if let Some(n) = c.to_digit(10) {
-                count = count * 10 + n as u8;
-            } else {
-                let color = if c.is_ascii_uppercase() {
-                    Color::Sente
-                } else {
-                    Color::Gote
-                };
-                let kind = PieceKind::from_usi_letter(c).expect("hand letter");
-                pos.set_hand_count(color, kind, count.max(1));
-                count = 0;
-            }
-        }
-    }
-    pos
-}
-
-/// SFEN writer for generating test data (stand-in, see `sfen`).
-pub(crate) fn to_sfen(pos: &Position) -> String {
-    let mut board = String::new();
-    for rank in 0..5u8 {
-        let mut empty = 0;
-        for file in (1..=5u8).rev() {
-            match pos.piece_at(Square::new(file, rank)) {
-                None => empty += 1,
-                Some(p) => {
-                    if empty > 0 {
-                        board.push_str(&empty.to_string());
-                        empty = 0;
-                    }
-                    board.push_str(&p.sfen());
-                }
-            }
-        }
-        if empty > 0 {
-            board.push_str(&empty.to_string());
-        }
-        if rank < 4 {
-            board.push('/');
-        }
-    }
-    let mut hand = String::new();
-    for color in Color::ALL {
-        for kind in [
-            PieceKind::Rook,
-            PieceKind::Bishop,
-            PieceKind::Gold,
-            PieceKind::Silver,
-            PieceKind::Pawn,
-        ] {
-            let n = pos.hand(color).count(kind);
-            if n > 1 {
-                hand.push_str(&n.to_string());
-            }
-            if n > 0 {
-                let c = kind.usi_letter();
-                hand.push(if color == Color::Sente {
-                    c
-                } else {
-                    c.to_ascii_lowercase()
-                });
-            }
-        }
-    }
-    if hand.is_empty() {
-        hand.push('-');
-    }
-    let side = if pos.side_to_move() == Color::Sente {
-        "b"
-    } else {
-        "w"
-    };
-    format!("{board} {side} {hand} 1")
+    Position::from_sfen(text).unwrap_or_else(|e| panic!("{text}: {e}"))
 }
 
 pub(crate) fn usi(pos: &Position, text: &str) -> Move {
-    pos.legal_moves()
-        .iter()
-        .copied()
-        .find(|m| m.to_string() == text)
-        .unwrap_or_else(|| panic!("{text} is not legal in {}", to_sfen(pos)))
+    pos.parse_usi_move(text)
+        .unwrap_or_else(|e| panic!("{text} in {}: {e}", pos.to_sfen()))
 }
 
 /// Plays USI moves and returns the final position with the history of every position.
@@ -250,7 +140,7 @@ fn mate_positions_are_what_they_claim() {
     let mut counts = [0; 6];
     for &(n, text) in MATES {
         let pos = sfen(text);
-        assert_eq!(to_sfen(&pos), text);
+        assert_eq!(pos.to_sfen(), text);
         assert_eq!(shortest_win(&pos, n, false), Some(n), "{text}");
         assert_eq!(shortest_win(&pos, n, true), Some(n), "{text}");
         counts[n as usize] += 1;
@@ -306,6 +196,38 @@ fn mate_solver_finds_shortest_mates() {
             other => panic!("{text}: {other:?}"),
         }
     }
+}
+
+#[test]
+fn mate_solver_lines_are_checkmates_by_checks() {
+    let mut rng = StdRng::seed_from_u64(31);
+    let mut s = searcher();
+    let mut mates = 0;
+    for _ in 0..60 {
+        let pos = random_position(&mut rng);
+        let limit = Some(std::time::Duration::from_millis(30));
+        if let MateResult::Mate(pv) = s.mate_search(&pos, limit, &SearchControl::default()) {
+            mates += 1;
+            assert_eq!(pv.len() % 2, 1);
+            let mut p = pos.clone();
+            for (i, &mv) in pv.iter().enumerate() {
+                assert!(p.is_legal(mv), "{}", pos.to_sfen());
+                if i % 2 == 0 {
+                    assert!(p.gives_check(mv), "{}: {mv} is no check", pos.to_sfen());
+                }
+                p.make_move(mv);
+            }
+            assert!(p.is_checkmate(), "{}", pos.to_sfen());
+            // Nothing shorter exists by checks.
+            if pv.len() <= 5 {
+                assert_eq!(
+                    shortest_win(&pos, pv.len() as u32, true),
+                    Some(pv.len() as u32)
+                );
+            }
+        }
+    }
+    assert!(mates > 5, "{mates}");
 }
 
 #[test]
@@ -527,12 +449,12 @@ fn never_returns_an_illegal_move() {
             infos.push(i.clone())
         });
         let best = r.best.expect("a move");
-        assert!(pos.is_legal(best), "{} {best}", to_sfen(&pos));
+        assert!(pos.is_legal(best), "{} {best}", pos.to_sfen());
         if let Some(p) = r.ponder {
             assert!(pos.after(best).is_legal(p));
         }
         for info in &infos {
-            assert!(pv_is_legal(&pos, &info.pv), "{}", to_sfen(&pos));
+            assert!(pv_is_legal(&pos, &info.pv), "{}", pos.to_sfen());
         }
     }
 }
@@ -567,6 +489,61 @@ fn stop_before_start_still_gives_a_move() {
     );
     assert!(Position::startpos().is_legal(r.best.unwrap()));
     assert_eq!(r.depth, 1);
+}
+
+/// Runs a search on another thread; returns its handle and a flag set when it has returned.
+fn spawn_search(
+    limits: Limits,
+    control: std::sync::Arc<SearchControl>,
+) -> (
+    std::thread::JoinHandle<SearchResult>,
+    std::sync::Arc<std::sync::atomic::AtomicBool>,
+) {
+    let done = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let flag = done.clone();
+    let handle = std::thread::spawn(move || {
+        let mut s = searcher();
+        let r = s.search_position(&Position::startpos(), &limits, &control, &mut |_| {});
+        flag.store(true, Relaxed);
+        r
+    });
+    (handle, done)
+}
+
+#[test]
+fn infinite_search_waits_for_stop() {
+    let control = std::sync::Arc::new(SearchControl::default());
+    // Depth 2 finishes at once, but bestmove must wait for stop.
+    let limits = Limits {
+        depth: Some(2),
+        infinite: true,
+        ..Limits::default()
+    };
+    let (handle, done) = spawn_search(limits, control.clone());
+    std::thread::sleep(std::time::Duration::from_millis(50));
+    assert!(!done.load(Relaxed), "returned before stop");
+    control.stop.store(true, Relaxed);
+    let r = handle.join().unwrap();
+    assert!(Position::startpos().is_legal(r.best.unwrap()));
+    assert_eq!(r.depth, 2);
+}
+
+#[test]
+fn ponder_ignores_time_until_ponderhit() {
+    let control = std::sync::Arc::new(SearchControl::default());
+    control.ponder.store(true, Relaxed);
+    let limits = Limits {
+        movetime: Some(std::time::Duration::from_millis(1)),
+        ..Limits::default()
+    };
+    let (handle, done) = spawn_search(limits, control.clone());
+    std::thread::sleep(std::time::Duration::from_millis(50));
+    assert!(!done.load(Relaxed), "time limit applied while pondering");
+    // Ponderhit: the 1 ms budget starts now.
+    control.ponder.store(false, Relaxed);
+    let r = handle.join().unwrap();
+    assert!(Position::startpos().is_legal(r.best.unwrap()));
+    assert!(!control.stop.load(Relaxed));
 }
 
 #[test]
@@ -642,7 +619,7 @@ fn generate_mate_positions() {
             }
             if shortest_win(&pos, n, false) == Some(n) && shortest_win(&pos, n, true) == Some(n) {
                 found[n as usize] += 1;
-                println!("    ({n}, \"{}\"),", to_sfen(&pos));
+                println!("    ({n}, \"{}\"),", pos.to_sfen());
             }
         }
     }
