@@ -17,7 +17,7 @@ mod tests;
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use crate::shogi::{Move, Position};
 
@@ -238,6 +238,8 @@ impl Searcher {
         control: &SearchControl,
         on_info: &mut dyn FnMut(&SearchInfo),
     ) -> SearchResult {
+        // The clock runs from here, so that resizing the table counts against the budget.
+        let start = Instant::now();
         self.prepare();
         let history = match history.last() {
             Some(&(key, _)) if key == pos.key() => &history[..history.len() - 1],
@@ -252,6 +254,7 @@ impl Searcher {
             history,
             limits,
             control,
+            start,
             on_info,
         );
         wait_for_release(limits, control);
@@ -275,6 +278,7 @@ impl Searcher {
             &[],
             limits,
             &SearchControl::default(),
+            Instant::now(),
             &mut |_| {},
         )
     }

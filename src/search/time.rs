@@ -74,11 +74,11 @@ pub struct TimeKeeper {
 }
 
 impl TimeKeeper {
-    pub fn new(budget: Option<TimeBudget>, control: &SearchControl) -> TimeKeeper {
-        let now = Instant::now();
+    /// `start`: when the `go` arrived (before any table resizing).
+    pub fn new(budget: Option<TimeBudget>, control: &SearchControl, start: Instant) -> TimeKeeper {
         TimeKeeper {
-            search_start: now,
-            budget_start: now,
+            search_start: start,
+            budget_start: start,
             budget,
             pondering: control.ponder.load(Relaxed),
         }
@@ -213,7 +213,7 @@ mod tests {
     fn ponder_delays_the_budget_until_ponderhit() {
         let control = SearchControl::default();
         control.ponder.store(true, Relaxed);
-        let mut keeper = TimeKeeper::new(budget(&clock(0, 0, 1), ms(0)), &control);
+        let mut keeper = TimeKeeper::new(budget(&clock(0, 0, 1), ms(0)), &control, Instant::now());
         std::thread::sleep(ms(20));
         assert!(
             !keeper.out_of_time(&control),

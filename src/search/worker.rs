@@ -6,7 +6,7 @@
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 use std::sync::mpsc::{Sender, channel};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use super::heuristics::{Heuristics, history_bonus};
 use super::ordering::{is_quiet, pick_next, score_moves, score_tactical, see_ge, tactical_gain};
@@ -69,6 +69,7 @@ pub fn run(
     history: &[(u64, bool)],
     limits: &Limits,
     control: &SearchControl,
+    start: Instant,
     on_info: &mut dyn FnMut(&SearchInfo),
 ) -> (SearchResult, Vec<u64>) {
     let root_moves = pos.legal_moves().to_vec();
@@ -97,7 +98,7 @@ pub fn run(
         root_moves,
         history,
     };
-    let time = TimeKeeper::new(budget(limits, opts.move_overhead), control);
+    let time = TimeKeeper::new(budget(limits, opts.move_overhead), control, start);
     let (info_tx, info_rx) = channel::<SearchInfo>();
     let outcome = std::thread::scope(|scope| {
         let mut handles = Vec::new();
