@@ -10,7 +10,11 @@ use std::fmt;
 impl fmt::Display for Position {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let ascii = f.alternate();
-        writeln!(f, "gote hand:  {}", hand_text(self.hand(Color::Gote), ascii))?;
+        writeln!(
+            f,
+            "gote hand:  {}",
+            hand_text(self.hand(Color::Gote), ascii)
+        )?;
         writeln!(f, "  5  4  3  2  1")?;
         writeln!(f, "+---------------+")?;
         for rank in 0..5u8 {
@@ -30,7 +34,11 @@ impl fmt::Display for Position {
             writeln!(f, "| {}", (b'a' + rank) as char)?;
         }
         writeln!(f, "+---------------+")?;
-        writeln!(f, "sente hand: {}", hand_text(self.hand(Color::Sente), ascii))?;
+        writeln!(
+            f,
+            "sente hand: {}",
+            hand_text(self.hand(Color::Sente), ascii)
+        )?;
         let side = match self.side_to_move() {
             Color::Sente => "sente (先手)",
             Color::Gote => "gote (後手)",
@@ -101,8 +109,14 @@ sente (先手) to move, move 1";
         let mut pos = Position::empty();
         pos.put_piece(Square::new(1, 0), Piece::new(Color::Gote, PieceKind::King));
         pos.put_piece(Square::new(5, 4), Piece::new(Color::Sente, PieceKind::King));
-        pos.put_piece(Square::new(3, 2), Piece::new(Color::Gote, PieceKind::Dragon));
-        pos.put_piece(Square::new(2, 3), Piece::new(Color::Sente, PieceKind::ProPawn));
+        pos.put_piece(
+            Square::new(3, 2),
+            Piece::new(Color::Gote, PieceKind::Dragon),
+        );
+        pos.put_piece(
+            Square::new(2, 3),
+            Piece::new(Color::Sente, PieceKind::ProPawn),
+        );
         pos.set_hand_count(Color::Sente, PieceKind::Pawn, 2);
         pos.set_hand_count(Color::Sente, PieceKind::Rook, 1);
         pos.set_side_to_move(Color::Gote);

@@ -1,6 +1,7 @@
 //! A game: the moves played from a start position, the key/check history, and the result by
 //! the rules (no legal move loses; 千日手 with its perpetual-check exception; optional ply limit).
 
+use super::notation::MoveError;
 use super::position::Position;
 use super::types::{Color, Move};
 use std::fmt;
@@ -46,6 +47,16 @@ impl GameStatus {
     }
 }
 
+impl fmt::Display for GameStatus {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            GameStatus::Ongoing => f.write_str("ongoing"),
+            GameStatus::Win { winner, reason } => write!(f, "{winner:?} wins by {reason}"),
+            GameStatus::Draw(reason) => write!(f, "draw by {reason}"),
+        }
+    }
+}
+
 /// One position of a game, as far as repetition judgement needs it.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub struct HistoryEntry {
@@ -81,7 +92,11 @@ pub struct RepetitionVerdict {
 /// If exactly one side gave check with every one of its moves in the cycle, that side loses
 /// (perpetual check); otherwise — no perpetual check, or both sides checking throughout —
 /// sente loses.
-pub fn cycle_verdict(history: &[HistoryEntry], first: usize, side_to_move: Color) -> RepetitionVerdict {
+pub fn cycle_verdict(
+    history: &[HistoryEntry],
+    first: usize,
+    side_to_move: Color,
+) -> RepetitionVerdict {
     let last = history.len() - 1;
     debug_assert!(first < last && history[first].key == history[last].key);
     // Entry j was reached by a move of the side not to move at j, and `in_check` says whether
@@ -115,7 +130,10 @@ pub fn cycle_verdict(history: &[HistoryEntry], first: usize, side_to_move: Color
 /// `None` otherwise. `side_to_move` is the side to move in the last entry.
 ///
 /// Search and referee both use this (search may call [`cycle_verdict`] on earlier repetitions).
-pub fn repetition_verdict(history: &[HistoryEntry], side_to_move: Color) -> Option<RepetitionVerdict> {
+pub fn repetition_verdict(
+    history: &[HistoryEntry],
+    side_to_move: Color,
+) -> Option<RepetitionVerdict> {
     let last = history.len().checked_sub(1)?;
     let key = history[last].key;
     // The key includes the side to move, so only entries of the same parity can match.
@@ -134,26 +152,6 @@ pub fn repetition_verdict(history: &[HistoryEntry], side_to_move: Color) -> Opti
     }
     Some(cycle_verdict(history, first, side_to_move))
 }
-
-/// Why `Game::play` refused a move. The game is unchanged.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub enum PlayError {
-    /// The move is not legal in the current position.
-    Illegal(Move),
-    /// The game has already ended.
-    GameOver(GameStatus),
-}
-
-impl fmt::Display for PlayError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            PlayError::Illegal(mv) => write!(f, "illegal move {mv}"),
-            PlayError::GameOver(status) => write!(f, "the game is over ({status:?})"),
-        }
-    }
-}
-
-impl std::error::Error for PlayError {}
 
 /// A game in progress (or finished): start position, moves, history and result.
 #[derive(Clone, Debug)]
@@ -185,15 +183,21 @@ impl Game {
         Game::new(Position::startpos())
     }
 
-    /// Plays a legal move. An illegal move, or any move once the game is over, is refused and
-    /// leaves the game unchanged.
-    pub fn play(&mut self, mv: Move) -> Result<(), PlayError> {
+    /// Plays a legal move. An illegal move, or any move once the game is over, is refused with
+    /// `MoveError::Illegal` and leaves the game unchanged.
+    pub fn play(&mut self, mv: Move) -> Result<(), MoveError> {
         let status = self.status();
         if status.is_over() {
-            return Err(PlayError::GameOver(status));
+            return Err(MoveError::Illegal {
+                input: mv.to_string(),
+                reason: format!("the game is over ({status})"),
+            });
         }
         if !self.position.is_legal(mv) {
-            return Err(PlayError::Illegal(mv));
+            return Err(MoveError::Illegal {
+                input: mv.to_string(),
+                reason: self.position.explain_illegal(mv),
+            });
         }
         self.position.make_move(mv);
         self.moves.push(mv);
