@@ -1,6 +1,7 @@
 //! Rules-core tests seen from outside the module: perft against the reference numbers,
 //! notation round trips, and randomised games checked against a slow reference generator.
 
+mod cli;
 mod notation;
 mod perft;
 mod random_games;
