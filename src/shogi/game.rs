@@ -130,6 +130,7 @@ pub fn cycle_verdict(
 /// `None` otherwise. `side_to_move` is the side to move in the last entry.
 ///
 /// Search and referee both use this (search may call [`cycle_verdict`] on earlier repetitions).
+/// Entries must alternate sides to move, one per ply: no null moves in between.
 pub fn repetition_verdict(
     history: &[HistoryEntry],
     side_to_move: Color,
