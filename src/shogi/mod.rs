@@ -2,13 +2,14 @@
 //! status. Depends on nothing else in the crate.
 
 pub mod bitboard;
+pub mod game;
 pub mod movegen;
 pub mod notation;
 pub mod position;
 pub mod types;
 
 pub use bitboard::Bitboard;
-pub use notation::{MoveError, SfenError};
 pub use movegen::{GenKind, MoveList, perft, perft_divide};
+pub use notation::{MoveError, SfenError};
 pub use position::{Position, Undo};
 pub use types::{Color, Hand, Move, Piece, PieceKind, Square};
