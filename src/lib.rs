@@ -1,5 +1,7 @@
 //! 5五将棋 (minishogi) engine.
 
+pub mod fileio;
 pub mod protocol;
 pub mod search;
 pub mod shogi;
+pub mod train;
