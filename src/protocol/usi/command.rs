@@ -306,7 +306,8 @@ enum GoParam {
     Time(&'static str, Duration),
     Depth(u32),
     Nodes(u64),
-    Flag(&'static str),
+    Infinite,
+    Ponder,
     Mate(MateLimit),
 }
 
@@ -337,8 +338,8 @@ fn go_param(input: &str) -> Parsed<'_, GoParam> {
             }
             Ok((rest, GoParam::Nodes(nodes)))
         }
-        "infinite" => Ok((rest, GoParam::Flag("infinite"))),
-        "ponder" => Ok((rest, GoParam::Flag("ponder"))),
+        "infinite" => Ok((rest, GoParam::Infinite)),
+        "ponder" => Ok((rest, GoParam::Ponder)),
         "mate" => {
             let missing = "'mate' needs a time in milliseconds or 'infinite'";
             let (rest, limit) = or_fail(token, |_| missing.to_string())(rest)?;
@@ -377,10 +378,8 @@ fn go(input: &str) -> Parsed<'_, Command> {
             }
             GoParam::Depth(d) => ("depth", search.depth.replace(d).is_some()),
             GoParam::Nodes(n) => ("nodes", search.nodes.replace(n).is_some()),
-            GoParam::Flag("infinite") => {
-                ("infinite", std::mem::replace(&mut search.infinite, true))
-            }
-            GoParam::Flag(_) => ("ponder", std::mem::replace(&mut search.ponder, true)),
+            GoParam::Infinite => ("infinite", std::mem::replace(&mut search.infinite, true)),
+            GoParam::Ponder => ("ponder", std::mem::replace(&mut search.ponder, true)),
             GoParam::Mate(limit) => ("mate", mate.replace(limit).is_some()),
         };
         if was_set {
