@@ -1,7 +1,8 @@
-//! The `engine` binary: wires the command line to the library's modules.
+//! The `engine` command line: one subcommand per mode, each handled by its module.
+
+use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
-use std::process::ExitCode;
 
 #[derive(Parser)]
 #[command(name = "engine", version, about = "5五将棋 (minishogi) engine")]
@@ -12,23 +13,25 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
-    /// Speak USI on standard input/output (the default).
+    /// Speak USI on standard input and output (the default without a subcommand).
     Usi,
     /// Count the leaves of the legal move tree (move generator check and speed).
     Perft(engine::tools::perft::PerftArgs),
 }
 
 fn main() -> ExitCode {
-    env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("info")).init();
+    env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn"))
+        .target(env_logger::Target::Stderr)
+        .init();
     let cli = Cli::parse();
     let result = match cli.command.unwrap_or(Command::Usi) {
-        Command::Usi => Err("the USI loop is not part of this build yet".to_string()),
+        Command::Usi => engine::protocol::usi::run_stdio().map_err(|e| e.to_string()),
         Command::Perft(args) => engine::tools::perft::run(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
-        Err(message) => {
-            log::error!("{message}");
+        Err(e) => {
+            log::error!("{e}");
             ExitCode::FAILURE
         }
     }
