@@ -1,6 +1,8 @@
 //! 5五将棋 (minishogi) engine.
 
 pub mod fileio;
+pub mod protocol;
 pub mod search;
 pub mod shogi;
+pub mod tools;
 pub mod train;

@@ -45,6 +45,27 @@ const SFENS: &[&str] = &[
     "1bs1k/3bp/r4/g1KS1/1G2R b p 17",
 ];
 
+/// Arguments of `engine bench`.
+#[derive(clap::Args, Debug, Clone)]
+pub struct BenchArgs {
+    /// Search depth (default 9).
+    #[arg(short, long)]
+    pub depth: Option<u32>,
+}
+
+/// `engine bench`: runs the bench and prints `Bench: N nodes M nps` on standard output.
+pub fn run(args: &BenchArgs) -> Result<(), String> {
+    let result = run_bench(args.depth);
+    log::info!(
+        "bench: {} positions, depth {}, {:.3} s",
+        result.positions,
+        result.depth,
+        result.elapsed.as_secs_f64()
+    );
+    println!("{result}");
+    Ok(())
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct BenchResult {
     pub positions: usize,

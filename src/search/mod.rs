@@ -19,6 +19,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use std::time::{Duration, Instant};
 
+use crate::shogi::game::{Game, HistoryEntry};
 use crate::shogi::{Move, Position};
 
 pub use eval::MaterialEvaluator;
@@ -224,16 +225,61 @@ impl Searcher {
         self.tt.new_search();
     }
 
-    /// Searches `pos`, whose game history is `history`: one `(key, in_check)` entry per
-    /// earlier position of the game, oldest first (an entry for `pos` itself at the end is
-    /// ignored). Repetitions of those positions are judged by the rules; the number of entries
-    /// before `pos` is the game's ply count for `max_plies`.
+    /// Searches `game.position()`. The game's history decides repetitions by the rules, and
+    /// its length is the ply count for the draw limit (`max_plies`, or the game's own limit
+    /// when the option is unset).
     ///
     /// `best` is `None` only when there is no legal move; every move returned is legal.
+    /// While `limits.infinite` or `control.ponder` is set, returns only after `stop` (or, for
+    /// ponder, ponderhit) as USI requires.
+    pub fn search(
+        &mut self,
+        game: &Game,
+        limits: &Limits,
+        control: &SearchControl,
+        on_info: &mut dyn FnMut(&SearchInfo),
+    ) -> SearchResult {
+        let max_plies = self.opts.max_plies.or(game.max_plies());
+        self.search_inner(
+            game.position(),
+            game.history(),
+            max_plies,
+            limits,
+            control,
+            on_info,
+        )
+    }
+
+    /// Searches `pos` after the game positions `history` (oldest first, one entry per
+    /// position; an entry for `pos` itself at the end is ignored).
     pub fn search_with_history(
         &mut self,
         pos: &Position,
-        history: &[(u64, bool)],
+        history: &[HistoryEntry],
+        limits: &Limits,
+        control: &SearchControl,
+        on_info: &mut dyn FnMut(&SearchInfo),
+    ) -> SearchResult {
+        let max_plies = self.opts.max_plies;
+        self.search_inner(pos, history, max_plies, limits, control, on_info)
+    }
+
+    /// Searches `pos` as a fresh game (no history).
+    pub fn search_position(
+        &mut self,
+        pos: &Position,
+        limits: &Limits,
+        control: &SearchControl,
+        on_info: &mut dyn FnMut(&SearchInfo),
+    ) -> SearchResult {
+        self.search_with_history(pos, &[], limits, control, on_info)
+    }
+
+    fn search_inner(
+        &mut self,
+        pos: &Position,
+        history: &[HistoryEntry],
+        max_plies: Option<u32>,
         limits: &Limits,
         control: &SearchControl,
         on_info: &mut dyn FnMut(&SearchInfo),
@@ -242,12 +288,13 @@ impl Searcher {
         let start = Instant::now();
         self.prepare();
         let history = match history.last() {
-            Some(&(key, _)) if key == pos.key() => &history[..history.len() - 1],
+            Some(last) if last.key == pos.key() => &history[..history.len() - 1],
             _ => history,
         };
         let (result, _) = worker::run(
             &self.tt,
             &self.opts,
+            max_plies,
             &self.evaluator,
             &mut self.thread_memory,
             pos,
@@ -272,6 +319,7 @@ impl Searcher {
         worker::run(
             &self.tt,
             &self.opts,
+            self.opts.max_plies,
             &self.evaluator,
             &mut self.thread_memory,
             pos,
@@ -281,17 +329,6 @@ impl Searcher {
             Instant::now(),
             &mut |_| {},
         )
-    }
-
-    /// Searches `pos` as a fresh game (no history).
-    pub fn search_position(
-        &mut self,
-        pos: &Position,
-        limits: &Limits,
-        control: &SearchControl,
-        on_info: &mut dyn FnMut(&SearchInfo),
-    ) -> SearchResult {
-        self.search_with_history(pos, &[], limits, control, on_info)
     }
 
     /// `go mate`: proves or refutes a mate by continuous checks from `pos` (side to move

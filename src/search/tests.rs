@@ -4,6 +4,7 @@
 
 use super::score::RULE_WIN;
 use super::*;
+use crate::shogi::game::{Game, GameStatus, HistoryEntry};
 use crate::shogi::{Color, Piece, PieceKind, Square};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
@@ -20,13 +21,13 @@ pub(crate) fn usi(pos: &Position, text: &str) -> Move {
 }
 
 /// Plays USI moves and returns the final position with the history of every position.
-fn replay(start: &Position, moves: &str) -> (Position, Vec<(u64, bool)>) {
+fn replay(start: &Position, moves: &str) -> (Position, Vec<HistoryEntry>) {
     let mut pos = start.clone();
-    let mut history = vec![(pos.key(), pos.in_check())];
+    let mut history = vec![HistoryEntry::of(&pos)];
     for text in moves.split_whitespace() {
         let mv = usi(&pos, text);
         pos.make_move(mv);
-        history.push((pos.key(), pos.in_check()));
+        history.push(HistoryEntry::of(&pos));
     }
     (pos, history)
 }
@@ -278,6 +279,23 @@ fn repetition_wins_for_gote() {
 }
 
 #[test]
+fn game_history_and_ply_limit_reach_the_search() {
+    let mut game = Game::startpos();
+    for text in &SHUFFLE[..3] {
+        game.play(usi(game.position(), text)).unwrap();
+    }
+    let mut s = searcher();
+    let control = SearchControl::default();
+    let r = s.search(&game, &depth_limit(3), &control, &mut |_| {});
+    assert_eq!(r.best, Some(usi(game.position(), "2b1a")));
+    assert_eq!(r.score, Score::Cp(RULE_WIN - 1));
+    // The game's own ply limit applies when the option is unset: every move draws.
+    game.set_max_plies(Some(4));
+    let r = s.search(&game, &depth_limit(3), &control, &mut |_| {});
+    assert_eq!(r.score, Score::Cp(0));
+}
+
+#[test]
 fn sente_avoids_repetition() {
     // The cycle once, then 5e4d 1a2b: sente's 4d5e would repeat and lose.
     let moves = format!("{} 5e4d 1a2b", SHUFFLE.join(" "));
@@ -304,7 +322,7 @@ fn sente_avoids_repetition() {
 }
 
 /// The score of each root move at `depth`, by MultiPV over all moves.
-fn root_move_scores(pos: &Position, history: &[(u64, bool)], depth: u32) -> Vec<(Move, Score)> {
+fn root_move_scores(pos: &Position, history: &[HistoryEntry], depth: u32) -> Vec<(Move, Score)> {
     let mut s = searcher();
     s.options_mut().multipv = 256;
     let mut infos = Vec::new();
@@ -669,25 +687,18 @@ fn generate_bench_lines() {
 
 // ---- feature matches (run by hand) ----------------------------------------------------------
 
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-enum Outcome {
-    Win(Color),
-    Draw,
-}
-
-/// Referee for the feature matches: no legal move loses, fourfold repetition by the rules
-/// (perpetual check loses for the checker, otherwise sente loses), draw at `max_plies`.
+/// Plays one game between `players` (sente first) from `opening`, refereed by `Game`
+/// (mate, no legal move, 千日手 and perpetual check), drawn at `max_plies`.
 fn play_game(
     players: [&mut Searcher; 2],
     opening: &[Move],
     nodes: u64,
-    max_plies: usize,
-) -> Outcome {
-    let mut pos = Position::startpos();
-    let mut history = vec![(pos.key(), pos.in_check())];
+    max_plies: u32,
+) -> GameStatus {
+    let mut game = Game::startpos();
+    game.set_max_plies(Some(max_plies));
     for &mv in opening {
-        pos.make_move(mv);
-        history.push((pos.key(), pos.in_check()));
+        game.play(mv).expect("opening move is legal");
     }
     let [sente, gote] = players;
     sente.clear();
@@ -696,53 +707,17 @@ fn play_game(
         nodes: Some(nodes),
         ..Limits::default()
     };
-    loop {
-        let side = pos.side_to_move();
-        if !pos.has_legal_move() {
-            return Outcome::Win(!side);
-        }
-        let last = history.len() - 1;
-        let key = history[last].0;
-        let firsts: Vec<usize> = (0..=last)
-            .rev()
-            .step_by(2)
-            .filter(|&j| history[j].0 == key)
-            .collect();
-        if firsts.len() >= 4 {
-            let first = *firsts.last().unwrap();
-            let (mut opponent_checked, mut mover_checked) = (true, true);
-            for (m, &(_, check)) in history.iter().enumerate().take(last + 1).skip(first + 1) {
-                if (last - m) % 2 == 0 {
-                    opponent_checked &= check;
-                } else {
-                    mover_checked &= check;
-                }
-            }
-            let loser = match (opponent_checked, mover_checked) {
-                (true, false) => !side,
-                (false, true) => side,
-                _ => Color::Sente,
-            };
-            return Outcome::Win(!loser);
-        }
-        if history.len() > max_plies {
-            return Outcome::Draw;
-        }
-        let player = if side == Color::Sente {
+    while !game.status().is_over() {
+        let player = if game.position().side_to_move() == Color::Sente {
             &mut *sente
         } else {
             &mut *gote
         };
-        let r = player.search_with_history(
-            &pos,
-            &history,
-            &limits,
-            &SearchControl::default(),
-            &mut |_| {},
-        );
-        pos.make_move(r.best.expect("legal move exists"));
-        history.push((pos.key(), pos.in_check()));
+        let r = player.search(&game, &limits, &SearchControl::default(), &mut |_| {});
+        game.play(r.best.expect("the game is not over"))
+            .expect("legal");
     }
+    game.status()
 }
 
 /// Plays the default search against one with a feature switched off (FEATURE = null_move, lmr,
@@ -800,9 +775,9 @@ fn feature_match() {
                 [&mut other, &mut with]
             };
             match play_game(players, &opening, nodes, 150) {
-                Outcome::Win(c) if c == with_as => wins += 1,
-                Outcome::Win(_) => losses += 1,
-                Outcome::Draw => draws += 1,
+                GameStatus::Win { winner, .. } if winner == with_as => wins += 1,
+                GameStatus::Win { .. } => losses += 1,
+                _ => draws += 1,
             }
         }
         let n = (wins + losses + draws) as f64;

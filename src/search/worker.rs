@@ -16,6 +16,7 @@ use super::tt::{Bound, TranspositionTable};
 use super::{
     Evaluator, Limits, SearchControl, SearchFeatures, SearchInfo, SearchOptions, SearchResult,
 };
+use crate::shogi::game::HistoryEntry;
 use crate::shogi::{Color, GenKind, Move, MoveList, Position};
 
 /// Search threads recurse up to MAX_PLY deep with move lists on the stack.
@@ -49,7 +50,7 @@ struct Shared<'a> {
     nodes: Vec<AtomicU64>,
     root: &'a Position,
     root_moves: Vec<Move>,
-    history: &'a [(u64, bool)],
+    history: &'a [HistoryEntry],
 }
 
 impl Shared<'_> {
@@ -63,10 +64,11 @@ impl Shared<'_> {
 pub fn run(
     tt: &TranspositionTable,
     opts: &SearchOptions,
+    max_plies: Option<u32>,
     evaluator: &Arc<dyn Evaluator>,
     thread_memory: &mut [Box<Heuristics>],
     pos: &Position,
-    history: &[(u64, bool)],
+    history: &[HistoryEntry],
     limits: &Limits,
     control: &SearchControl,
     start: Instant,
@@ -89,7 +91,7 @@ pub fn run(
         limits,
         features: opts.features,
         multipv: opts.multipv.max(1),
-        max_plies: opts.max_plies.filter(|&n| n > 0),
+        max_plies: max_plies.filter(|&n| n > 0),
         abort: AtomicBool::new(false),
         nodes: (0..thread_memory.len())
             .map(|_| AtomicU64::new(0))
@@ -202,10 +204,10 @@ impl<'a> Worker<'a> {
         let mut keys = Vec::with_capacity(shared.history.len() + MAX_PLY + 2);
         let mut checks = Vec::with_capacity(keys.capacity());
         let mut rep_filter = Box::new([0u16; REP_FILTER]);
-        for &(key, check) in shared.history {
-            keys.push(key);
-            checks.push(check);
-            rep_filter[key as usize % REP_FILTER] += 1;
+        for entry in shared.history {
+            keys.push(entry.key);
+            checks.push(entry.in_check);
+            rep_filter[entry.key as usize % REP_FILTER] += 1;
         }
         let root_index = keys.len();
         keys.resize(root_index + MAX_PLY + 2, 0);
@@ -464,18 +466,35 @@ impl<'a> Worker<'a> {
 
     /// The rules' verdict if the node at `index` repeats an earlier position of the game or
     /// path: the cycle since the latest earlier occurrence is assumed to go on to 千日手.
-    /// Perpetual check loses for the checking side; any other repetition loses for sente.
+    /// Perpetual check loses for the checking side; any other repetition loses for sente. A
+    /// cycle that cannot reach its fourth occurrence before the draw limit is a draw.
     #[inline(always)]
     fn repetition_score(&self, index: usize, ply: usize) -> Option<i32> {
         let key = self.keys[index];
+        let mut latest = None;
+        let mut first = index;
+        let mut occurrences = 1;
         let mut j = index;
         while j >= self.scan_floor + 2 {
             j -= 2;
             if self.keys[j] == key {
-                return Some(self.cycle_score(j, index, ply));
+                latest.get_or_insert(j);
+                first = j;
+                occurrences += 1;
             }
         }
-        None
+        let latest = latest?;
+        if occurrences >= 4 {
+            // A real 千日手: judged over everything since the first occurrence.
+            return Some(self.cycle_score(first, index, ply));
+        }
+        if let Some(limit) = self.shared.max_plies {
+            let plies_to_fourth = (4 - occurrences) * (index - latest);
+            if (index + plies_to_fourth) as u64 > u64::from(limit) {
+                return Some(DRAW);
+            }
+        }
+        Some(self.cycle_score(latest, index, ply))
     }
 
     fn cycle_score(&self, first: usize, last: usize, ply: usize) -> i32 {
