@@ -215,7 +215,7 @@ impl<'a> Worker<'a> {
         let mut lmr = Box::new([[0u8; 64]; 64]);
         for (d, row) in lmr.iter_mut().enumerate().skip(1) {
             for (m, r) in row.iter_mut().enumerate().skip(1) {
-                *r = (0.5 + (d as f64).ln() * (m as f64).ln() / 2.0) as u8;
+                *r = ((d as f64).ln() * (m as f64).ln() / 2.5) as u8;
             }
         }
         let single_thread = shared.nodes.len() == 1;
@@ -829,10 +829,15 @@ impl<'a> Worker<'a> {
 
             let mut score;
             let full_depth_null_window;
-            if features.lmr && depth >= 3 && move_count > 1 + usize::from(PV) && quiet {
+            if features.lmr
+                && depth >= 3
+                && move_count > 1 + usize::from(PV)
+                && quiet
+                && !gives_check
+            {
                 let mut r = self.lmr[(depth as usize).min(63)][move_count.min(63)] as i32;
-                r += i32::from(cut_node) + i32::from(!improving);
-                r -= i32::from(PV) + i32::from(gives_check) + i32::from(in_check);
+                r += i32::from(cut_node);
+                r -= i32::from(PV) + i32::from(in_check);
                 if order_score >= super::ordering::KILLER_FLOOR {
                     r -= 1;
                 }
