@@ -12,10 +12,23 @@ use crate::shogi::Position;
 /// Widest layer the fast path takes: its scratch buffers live on the stack.
 pub const FAST_MAX_WIDTH: usize = 512;
 
+/// Outputs are computed `BLOCK` at a time with the partial sums held in registers (4 AVX2
+/// registers), so each weight row is read once per block and no accumulator goes through memory.
+/// Layer widths are padded to a multiple of it with zero weights.
+const BLOCK: usize = 32;
+
+/// Most non-zero inputs any layer can have.
+const SPARSE_MAX: usize = if NUM_FEATURES > FAST_MAX_WIDTH {
+    NUM_FEATURES
+} else {
+    FAST_MAX_WIDTH
+};
+
 #[derive(Clone, Debug)]
 struct Layer {
+    /// Padded output width (a multiple of `BLOCK`, except 1 for the output layer).
     outputs: usize,
-    /// `inputs × outputs`, row per input.
+    /// `inputs × outputs`, row per input; padded rows and columns are zero.
     weights: Vec<f32>,
     bias: Vec<f32>,
 }
@@ -44,15 +57,25 @@ impl FastNet {
                 "layer width {w} exceeds the fast path's {FAST_MAX_WIDTH}"
             )));
         }
-        let layers = net
-            .layers()
-            .iter()
-            .map(|l| Layer {
-                outputs: l.outputs(),
-                weights: l.weights.t().iter().copied().collect(),
-                bias: l.bias.to_vec(),
-            })
-            .collect();
+        let pad = |w: usize| w.div_ceil(BLOCK) * BLOCK;
+        let last = net.layers().len() - 1;
+        let mut layers = Vec::with_capacity(net.layers().len());
+        let mut in_padded = NUM_FEATURES;
+        for (li, l) in net.layers().iter().enumerate() {
+            let out_padded = if li == last { 1 } else { pad(l.outputs()) };
+            let mut weights = vec![0f32; in_padded * out_padded];
+            for ((o, i), &w) in l.weights.indexed_iter() {
+                weights[i * out_padded + o] = w;
+            }
+            let mut bias = vec![0f32; out_padded];
+            bias[..l.outputs()].copy_from_slice(l.bias.as_slice().expect("contiguous bias"));
+            layers.push(Layer {
+                outputs: out_padded,
+                weights,
+                bias,
+            });
+            in_padded = out_padded;
+        }
         Ok(FastNet {
             layers,
             hidden: net.hidden_activation(),
@@ -96,43 +119,77 @@ impl FastNet {
 
     #[inline(always)]
     fn logit_impl(&self, f: &Features) -> f32 {
-        let mut buf_a = [0f32; FAST_MAX_WIDTH];
-        let mut buf_b = [0f32; FAST_MAX_WIDTH];
+        // Non-zero inputs of the current layer: offset of their weight row, and value.
+        let mut rows = [0u32; SPARSE_MAX];
+        let mut vals = [0f32; SPARSE_MAX];
+        let mut acts = [0f32; FAST_MAX_WIDTH];
         let first = &self.layers[0];
-        let h = &mut buf_a[..first.outputs];
-        h.copy_from_slice(&first.bias);
+        let mut n = 0;
         for (i, v) in f.nonzero() {
-            let row = &first.weights[i * first.outputs..(i + 1) * first.outputs];
-            if v == 1 {
-                add(h, row);
-            } else {
-                axpy(h, v as f32, row);
-            }
+            rows[n] = (i * first.outputs) as u32;
+            vals[n] = v as f32;
+            n += 1;
         }
-        let (mut cur, mut next) = (&mut buf_a, &mut buf_b);
-        let mut width = first.outputs;
-        for layer in &self.layers[1..] {
-            activate(&mut cur[..width], self.hidden);
-            let x = &cur[..width];
-            if layer.outputs == 1 {
-                return dot(x, &layer.weights) + layer.bias[0];
+        let mut layer = first;
+        for next in &self.layers[1..] {
+            let width = layer.outputs;
+            sparse_layer(layer, &rows[..n], &vals[..n], &mut acts[..width]);
+            activate(&mut acts[..width], self.hidden);
+            if next.outputs == 1 {
+                return dot(&acts[..width], &next.weights) + next.bias[0];
             }
-            let out = &mut next[..layer.outputs];
-            out.copy_from_slice(&layer.bias);
-            for (j, &xj) in x.iter().enumerate() {
-                if xj != 0.0 {
-                    axpy(
-                        out,
-                        xj,
-                        &layer.weights[j * layer.outputs..(j + 1) * layer.outputs],
-                    );
-                }
+            n = 0;
+            // Branch-free compaction: about half the units are zero in no predictable pattern,
+            // and a mispredicted branch per unit cost more than the whole layer.
+            for (j, &a) in acts[..width].iter().enumerate() {
+                rows[n] = (j * next.outputs) as u32;
+                vals[n] = a;
+                n += (a != 0.0) as usize;
             }
-            width = layer.outputs;
-            std::mem::swap(&mut cur, &mut next);
+            layer = next;
         }
         // Only reached for a network without hidden layers (361 → 1).
-        cur[0]
+        let mut out = [0f32; 1];
+        sparse_layer(layer, &rows[..n], &vals[..n], &mut out);
+        out[0]
+    }
+}
+
+/// `out = bias + Σ vals[k] · weights[rows[k]..]`.
+#[inline(always)]
+fn sparse_layer(layer: &Layer, rows: &[u32], vals: &[f32], out: &mut [f32]) {
+    let width = out.len();
+    if width.is_multiple_of(2 * BLOCK) {
+        // Twice as many independent sums per pass over the inputs: fewer passes, and the
+        // adds of one sum no longer wait on each other's latency.
+        sparse_blocks::<{ 2 * BLOCK }>(layer, rows, vals, out);
+    } else if width.is_multiple_of(BLOCK) {
+        sparse_blocks::<BLOCK>(layer, rows, vals, out);
+    } else {
+        // The output layer (width 1).
+        out.copy_from_slice(&layer.bias);
+        for (&r, &v) in rows.iter().zip(vals) {
+            let r = r as usize;
+            for (o, w) in out.iter_mut().zip(&layer.weights[r..r + width]) {
+                *o += v * w;
+            }
+        }
+    }
+}
+
+/// [`sparse_layer`] `B` outputs at a time, the partial sums held in registers.
+#[inline(always)]
+fn sparse_blocks<const B: usize>(layer: &Layer, rows: &[u32], vals: &[f32], out: &mut [f32]) {
+    for b in (0..out.len()).step_by(B) {
+        let mut acc: [f32; B] = layer.bias[b..b + B].try_into().expect("block");
+        for (&r, &v) in rows.iter().zip(vals) {
+            let start = r as usize + b;
+            let w: &[f32; B] = layer.weights[start..start + B].try_into().expect("block");
+            for j in 0..B {
+                acc[j] += v * w[j];
+            }
+        }
+        out[b..b + B].copy_from_slice(&acc);
     }
 }
 
@@ -144,20 +201,6 @@ fn detect_avx2() -> bool {
     #[cfg(not(target_arch = "x86_64"))]
     {
         false
-    }
-}
-
-#[inline(always)]
-fn add(dst: &mut [f32], src: &[f32]) {
-    for (d, s) in dst.iter_mut().zip(src) {
-        *d += s;
-    }
-}
-
-#[inline(always)]
-fn axpy(dst: &mut [f32], a: f32, src: &[f32]) {
-    for (d, s) in dst.iter_mut().zip(src) {
-        *d += a * s;
     }
 }
 

@@ -16,7 +16,7 @@
 //! how many pieces of the group attack it (own-occupied squares included: defence counts).
 
 use crate::shogi::bitboard::attacks;
-use crate::shogi::{Color, PieceKind, Position, Square};
+use crate::shogi::{Bitboard, Color, PieceKind, Position, Square};
 
 pub const NUM_FEATURES: usize = 361;
 /// Identifies this feature layout in weights files; bump it when the layout changes.
@@ -72,6 +72,15 @@ pub fn orient(sq: Square, side_to_move: Color) -> usize {
     match side_to_move {
         Color::Sente => sq.index(),
         Color::Gote => sq.flip().index(),
+    }
+}
+
+/// A set of squares as the side to move sees it.
+#[inline(always)]
+fn orient_bb(bb: Bitboard, side_to_move: Color) -> Bitboard {
+    match side_to_move {
+        Color::Sente => bb,
+        Color::Gote => bb.flip(),
     }
 }
 
@@ -160,10 +169,13 @@ impl Features {
                     None => continue, // bitboards and board agree in a valid position
                 };
                 let plane = attack_index(side, group_of(kind), 0);
-                for t in attacks(color, kind, sq, occ) {
-                    self.bump(plane + orient(t, stm));
+                for t in orient_bb(attacks(color, kind, sq, occ), stm) {
+                    self.bump(plane + t.index());
                 }
-                self.bump(presence_index(side, orient(sq, stm)));
+            }
+            let base = presence_index(side, 0);
+            for sq in orient_bb(pos.pieces(color), stm) {
+                self.bump(base + sq.index());
             }
             let hand = pos.hand(color);
             for (k, &kind) in PieceKind::HAND.iter().enumerate() {
@@ -188,11 +200,11 @@ impl Features {
 
     #[inline(always)]
     fn bump(&mut self, i: usize) {
-        if self.values[i] == 0 {
-            self.nonzero[self.len] = i as u16;
-            self.len += 1;
-        }
-        self.values[i] += 1;
+        // Branch-free: whether a square is already attacked is unpredictable.
+        let v = self.values[i];
+        self.nonzero[self.len] = i as u16;
+        self.len += (v == 0) as usize;
+        self.values[i] = v + 1;
     }
 
     #[inline(always)]

@@ -5,9 +5,11 @@
 //! - [`train`]: datasets, optimisers (SGD with momentum, Adam), weight decay, BCE/MSE.
 //! - [`weights`]: the weights file format (header, checksum, atomic save).
 //! - [`fast`]: the allocation-free sparse inference path for the search.
+//! - [`data`]: mate / pre-mate positions from random playouts (pretraining data).
 //!
 //! See `docs/nn.md` for the measured speed and the choice of the default shape.
 
+pub mod data;
 pub mod fast;
 pub mod features;
 pub mod network;
