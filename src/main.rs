@@ -1,6 +1,9 @@
 use engine::shogi::{Position, perft};
 fn main() {
-    let d: u32 = std::env::args().nth(1).and_then(|s| s.parse().ok()).unwrap_or(5);
+    let d: u32 = std::env::args()
+        .nth(1)
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(5);
     let mut p = Position::startpos();
     let t = std::time::Instant::now();
     let n = perft(&mut p, d);

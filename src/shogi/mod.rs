@@ -3,10 +3,12 @@
 
 pub mod bitboard;
 pub mod movegen;
+pub mod notation;
 pub mod position;
 pub mod types;
 
 pub use bitboard::Bitboard;
 pub use movegen::{GenKind, MoveList, perft, perft_divide};
+pub use notation::{MoveError, SfenError};
 pub use position::{Position, Undo};
 pub use types::{Color, Hand, Move, Piece, PieceKind, Square};
