@@ -2,5 +2,8 @@
 
 pub mod fileio;
 pub mod nn;
+pub mod protocol;
+pub mod search;
 pub mod shogi;
+pub mod tools;
 pub mod train;

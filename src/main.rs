@@ -1,12 +1,38 @@
-use engine::shogi::{Position, perft};
-fn main() {
-    let d: u32 = std::env::args()
-        .nth(1)
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(5);
-    let mut p = Position::startpos();
-    let t = std::time::Instant::now();
-    let n = perft(&mut p, d);
-    let e = t.elapsed().as_secs_f64();
-    println!("{n} {e:.3}s {:.1} Mnps", n as f64 / e / 1e6);
+//! The `engine` command line: one subcommand per mode, each handled by its module.
+
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+#[derive(Parser)]
+#[command(name = "engine", version, about = "5五将棋 (minishogi) engine")]
+struct Cli {
+    #[command(subcommand)]
+    command: Option<Command>,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Speak USI on standard input and output (the default without a subcommand).
+    Usi,
+    /// Count the leaves of the legal move tree (move generator check and speed).
+    Perft(engine::tools::perft::PerftArgs),
+}
+
+fn main() -> ExitCode {
+    env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn"))
+        .target(env_logger::Target::Stderr)
+        .init();
+    let cli = Cli::parse();
+    let result = match cli.command.unwrap_or(Command::Usi) {
+        Command::Usi => engine::protocol::usi::run_stdio().map_err(|e| e.to_string()),
+        Command::Perft(args) => engine::tools::perft::run(&args),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            log::error!("{e}");
+            ExitCode::FAILURE
+        }
+    }
 }

@@ -1,0 +1,3 @@
+//! The text protocols the engine speaks on standard input and output.
+
+pub mod usi;
