@@ -3,11 +3,12 @@
 //! mate/pre-mate positions is timed (skip it with `NN_BENCH_EPOCH=0`).
 
 use criterion::{BenchmarkId, Criterion, Throughput, black_box};
-use engine::nn::data::mate_dataset;
 use engine::nn::{
-    Activation, DEFAULT_SIZES, FastNet, Features, NUM_FEATURES, Network, TrainConfig, Trainer,
+    Activation, DEFAULT_SIZES, Dataset, FastNet, Features, NUM_FEATURES, Network, TrainConfig,
+    Trainer,
 };
 use engine::shogi::Position;
+use engine::train::matedata::{self, MateGenConfig};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 
@@ -117,7 +118,7 @@ fn epoch_throughput() {
         data.len(),
         start.elapsed().as_secs_f64()
     );
-    for shape in [&DEFAULT_SIZES[..], &[NUM_FEATURES, 64, 32, 1]] {
+    for shape in [&DEFAULT_SIZES[..], &[NUM_FEATURES, 128, 32, 1]] {
         for chunks in [1, 2] {
             let net = Network::new(shape, Activation::Relu, 1).unwrap();
             let cfg = TrainConfig {
@@ -136,6 +137,21 @@ fn epoch_throughput() {
             );
         }
     }
+}
+
+/// The seed's mate / pre-mate pretraining positions (`train::matedata`) as a feature dataset.
+fn mate_dataset(n: usize, seed: u64) -> Dataset {
+    let samples = matedata::generate(&MateGenConfig { positions: n, seed }, |_, _| {});
+    let positions: Vec<(Position, f32)> = samples
+        .iter()
+        .map(|s| {
+            (
+                s.position.unpack().expect("generated positions are valid"),
+                s.target,
+            )
+        })
+        .collect();
+    Dataset::from_positions(positions.iter().map(|(p, t)| (p, *t)))
 }
 
 fn main() {

@@ -5,12 +5,13 @@
 //! cargo run --release --example nn_shapes -- [--positions 360000] [--epochs 4]
 //!     [--shapes 32x32,64x32,128x32,256x32] [--seed 1] [--save weights/default.bin]
 
-use engine::nn::data::mate_dataset;
 use engine::nn::train::evaluate;
 use engine::nn::{
-    Activation, FastNet, NUM_FEATURES, Network, Optimizer, TrainConfig, Trainer, save_to_path,
+    Activation, Dataset, FastNet, NUM_FEATURES, Network, Optimizer, TrainConfig, Trainer,
+    save_to_path,
 };
 use engine::shogi::Position;
+use engine::train::matedata::{self, MateGenConfig};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use std::hint::black_box;
@@ -87,6 +88,21 @@ fn ns_per_eval(fast: &FastNet, positions: &[Position]) -> f64 {
             t.elapsed().as_nanos() as f64 / positions.len() as f64
         })
         .fold(f64::INFINITY, f64::min)
+}
+
+/// The seed's mate / pre-mate pretraining positions (`train::matedata`) as a feature dataset.
+fn mate_dataset(n: usize, seed: u64) -> Dataset {
+    let samples = matedata::generate(&MateGenConfig { positions: n, seed }, |_, _| {});
+    let positions: Vec<(Position, f32)> = samples
+        .iter()
+        .map(|s| {
+            (
+                s.position.unpack().expect("generated positions are valid"),
+                s.target,
+            )
+        })
+        .collect();
+    Dataset::from_positions(positions.iter().map(|(p, t)| (p, *t)))
 }
 
 fn main() {

@@ -200,7 +200,8 @@ impl Features {
 
     #[inline(always)]
     fn bump(&mut self, i: usize) {
-        // Branch-free: whether a square is already attacked is unpredictable.
+        // Branch-free: whether a square is already attacked is unpredictable. The speculative
+        // write at `len` stays in bounds: at most 355 entries are set before any bump.
         let v = self.values[i];
         self.nonzero[self.len] = i as u16;
         self.len += (v == 0) as usize;

@@ -5,11 +5,9 @@
 //! - [`train`]: datasets, optimisers (SGD with momentum, Adam), weight decay, BCE/MSE.
 //! - [`weights`]: the weights file format (header, checksum, atomic save).
 //! - [`fast`]: the allocation-free sparse inference path for the search.
-//! - [`data`]: mate / pre-mate positions from random playouts (pretraining data).
 //!
 //! See `docs/nn.md` for the measured speed and the choice of the default shape.
 
-pub mod data;
 pub mod fast;
 pub mod features;
 pub mod network;
@@ -28,7 +26,7 @@ use std::ops::Range;
 use std::path::Path;
 
 /// Default layer sizes; `docs/nn.md` records the speed/accuracy measurements behind them.
-pub const DEFAULT_SIZES: [usize; 4] = [NUM_FEATURES, 128, 32, 1];
+pub const DEFAULT_SIZES: [usize; 4] = [NUM_FEATURES, 64, 32, 1];
 pub const DEFAULT_ACTIVATION: Activation = Activation::Relu;
 /// Seed of the random initialisation used while no trained weights are embedded.
 pub const DEFAULT_INIT_SEED: u64 = 0x55_5555;
@@ -38,9 +36,10 @@ pub const EVAL_CP_LIMIT: i32 = 9_000;
 /// Scale of the logistic mapping: `cp = 600 · ln(p / (1 − p))`.
 pub const CP_PER_LOGIT: f32 = 600.0;
 
-/// Trained weights compiled into the binary. `None` until a weights file produced by the
-/// project's own training command is committed as `weights/default.bin`; then this becomes
-/// `Some(include_bytes!("../../weights/default.bin"))`.
+/// Trained weights compiled into the binary. `None` until the project's pretraining command
+/// produces weights fit for play; then `Some(include_bytes!("../../weights/default.bin"))`.
+/// (A network trained on the mate set alone was tried and not shipped: it rates the start
+/// position as won, logit 27; see `weights/README.md`.)
 const EMBEDDED_WEIGHTS: Option<&[u8]> = None;
 
 /// Centipawn score for USI from a win probability, clamped to ±[`EVAL_CP_LIMIT`].
@@ -133,6 +132,12 @@ impl Evaluator {
     #[inline]
     pub fn evaluate(&self, pos: &Position) -> f32 {
         self.fast.evaluate(pos)
+    }
+
+    /// Output logit `ln(p / (1 − p))` of the side to move.
+    #[inline]
+    pub fn evaluate_logit(&self, pos: &Position) -> f32 {
+        self.fast.evaluate_logit(pos)
     }
 
     /// Centipawn score of the side to move.
@@ -265,7 +270,8 @@ mod tests {
         let a = default_network();
         let b = default_network();
         assert_eq!(a, b);
-        assert_eq!(a.sizes(), DEFAULT_SIZES.to_vec());
+        let random = Network::new(&DEFAULT_SIZES, DEFAULT_ACTIVATION, DEFAULT_INIT_SEED).unwrap();
+        assert_eq!(random.sizes(), DEFAULT_SIZES.to_vec());
         let ev = Evaluator::with_default_network();
         let p = ev.evaluate(&Position::startpos());
         assert!(p > 0.0 && p < 1.0);

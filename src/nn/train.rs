@@ -4,7 +4,9 @@
 //! generator, and a batch split across threads is always cut into the same number of chunks and
 //! summed in the same order, so a run is reproducible whatever the thread count.
 
+use super::features::{Features, NUM_FEATURES};
 use super::network::{Dense, Gradients, Loss, Network, sigmoid};
+use crate::shogi::Position;
 use ndarray::{Array1, Array2, ArrayView1, ArrayView2, Zip, s};
 use rand::SeedableRng;
 use rand::rngs::StdRng;
@@ -71,6 +73,17 @@ impl Dataset {
 
     pub fn target(&self, i: usize) -> f32 {
         self.targets[i]
+    }
+
+    /// Feature rows of labelled positions (e.g. the mate pretraining set).
+    pub fn from_positions<'a>(items: impl IntoIterator<Item = (&'a Position, f32)>) -> Dataset {
+        let mut data = Dataset::new(NUM_FEATURES);
+        let mut f = Features::new();
+        for (pos, target) in items {
+            f.extract(pos);
+            data.push(f.values(), target);
+        }
+        data
     }
 
     /// Appends all of `other` (same width).
@@ -679,6 +692,24 @@ mod tests {
             }
         );
         assert!(err.to_string().contains("13"));
+    }
+
+    #[test]
+    fn dataset_from_positions_holds_their_features() {
+        let a = Position::startpos();
+        let b = a.flipped();
+        let d = Dataset::from_positions([(&a, 1.0), (&b, 0.25)]);
+        assert_eq!(d.len(), 2);
+        assert_eq!(d.width(), NUM_FEATURES);
+        assert_eq!(
+            d.features(0),
+            Features::from_position(&a).values().as_slice()
+        );
+        assert_eq!(
+            d.features(1),
+            Features::from_position(&b).values().as_slice()
+        );
+        assert_eq!((d.target(0), d.target(1)), (1.0, 0.25));
     }
 
     #[test]
