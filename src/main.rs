@@ -17,6 +17,8 @@ enum Command {
     Usi,
     /// Count the leaves of the legal move tree (move generator check and speed).
     Perft(engine::tools::perft::PerftArgs),
+    /// Build the mate / pre-mate data set and train the network on it.
+    Pretrain(engine::train::pretrain::PretrainArgs),
 }
 
 fn main() -> ExitCode {
@@ -27,6 +29,7 @@ fn main() -> ExitCode {
     let result = match cli.command.unwrap_or(Command::Usi) {
         Command::Usi => engine::protocol::usi::run_stdio().map_err(|e| e.to_string()),
         Command::Perft(args) => engine::tools::perft::run(&args),
+        Command::Pretrain(args) => engine::train::pretrain::run(&args).map(|_| ()),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
