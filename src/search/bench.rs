@@ -281,3 +281,53 @@ fn report_slow_eval() {
         calls as f64 / nodes as f64
     );
 }
+
+/// The bench with the network evaluator (the default network: random or embedded weights,
+/// which evaluate at the same speed). Search speed target: 0.7 M nodes/s.
+/// `cargo test --release --lib search::bench::report_network -- --ignored --nocapture`
+#[cfg(test)]
+#[test]
+#[ignore = "performance report; about 5 s in release"]
+fn report_network() {
+    use super::Evaluator;
+    use std::sync::Arc;
+
+    struct Network(crate::nn::Evaluator);
+    impl Evaluator for Network {
+        fn win_probability(&self, pos: &Position) -> f32 {
+            self.0.evaluate(pos)
+        }
+        fn evaluate_cp(&self, pos: &Position) -> i32 {
+            self.0.evaluate_cp(pos)
+        }
+    }
+    let depth = std::env::var("BENCH_DEPTH")
+        .ok()
+        .and_then(|d| d.parse().ok())
+        .unwrap_or(DEFAULT_DEPTH);
+    let mut searcher = Searcher::new(SearchOptions {
+        hash_mb: 16,
+        ..SearchOptions::default()
+    });
+    searcher.set_evaluator(Arc::new(Network(
+        crate::nn::Evaluator::with_default_network(),
+    )));
+    let limits = Limits {
+        depth: Some(depth),
+        ..Limits::default()
+    };
+    let (mut nodes, mut elapsed) = (0, Duration::ZERO);
+    for pos in positions() {
+        searcher.clear();
+        let start = Instant::now();
+        nodes += searcher
+            .search_position(&pos, &limits, &SearchControl::default(), &mut |_| {})
+            .nodes;
+        elapsed += start.elapsed();
+    }
+    println!(
+        "network eval: {nodes} nodes {:.0} nps ({:.2} s)",
+        nodes as f64 / elapsed.as_secs_f64(),
+        elapsed.as_secs_f64()
+    );
+}

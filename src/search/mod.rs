@@ -58,8 +58,8 @@ pub struct SearchControl {
 /// A score for USI `info score`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Score {
-    /// Centipawns (the logistic scale of `cp_from_probability`). Repetition verdicts, which
-    /// decide the game without mate, show as large values near ±20000.
+    /// Centipawns (the logistic scale of `cp_from_probability`, evaluations within ±9000).
+    /// Repetition verdicts, which decide the game without mate, show as ±(20000 − plies).
     Cp(i32),
     /// Plies to mate; negative when the side to move is being mated.
     Mate(i32),
@@ -166,7 +166,7 @@ pub trait Evaluator: Send + Sync {
 /// Centipawns per unit of logit: cp = 600 · ln(p / (1 − p)).
 pub const PROBABILITY_SCALE: f32 = 600.0;
 
-/// Centipawn score of a win probability, clamped to ±3000 (well below decided scores).
+/// Centipawn score of a win probability, clamped to ±9000 (well below decided scores).
 pub fn cp_from_probability(p: f32) -> i32 {
     if p.is_nan() {
         return 0;

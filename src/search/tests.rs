@@ -607,13 +607,39 @@ fn threads_search_in_parallel() {
 }
 
 #[test]
+fn wild_evaluators_cannot_fake_decided_scores() {
+    struct Wild;
+    impl Evaluator for Wild {
+        fn win_probability(&self, _: &Position) -> f32 {
+            f32::NAN
+        }
+        fn evaluate_cp(&self, pos: &Position) -> i32 {
+            if pos.side_to_move() == Color::Sente {
+                i32::MAX
+            } else {
+                i32::MIN
+            }
+        }
+    }
+    let mut s = searcher();
+    s.set_evaluator(std::sync::Arc::new(Wild));
+    let (r, _) = search(&mut s, &Position::startpos(), 4);
+    assert!(Position::startpos().is_legal(r.best.unwrap()));
+    assert!(
+        matches!(r.score, Score::Cp(v) if v.abs() <= score::EVAL_LIMIT),
+        "{:?}",
+        r.score
+    );
+}
+
+#[test]
 fn cp_from_probability_is_logistic_and_clamped() {
     assert_eq!(cp_from_probability(0.5), 0);
     let p = 1.0 / (1.0 + (-1.0f32).exp());
     assert_eq!(cp_from_probability(p), 600);
     assert_eq!(cp_from_probability(1.0 - p), -600);
-    assert_eq!(cp_from_probability(1.0), 3000);
-    assert_eq!(cp_from_probability(0.0), -3000);
+    assert_eq!(cp_from_probability(1.0), 9000);
+    assert_eq!(cp_from_probability(0.0), -9000);
     assert_eq!(cp_from_probability(f32::NAN), 0);
 }
 

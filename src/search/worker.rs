@@ -452,7 +452,10 @@ impl<'a> Worker<'a> {
 
     #[inline(always)]
     fn evaluate(&self) -> i32 {
-        self.evaluator.evaluate_cp(&self.pos)
+        // Whatever the evaluator returns, keep it below decided scores.
+        self.evaluator
+            .evaluate_cp(&self.pos)
+            .clamp(-EVAL_LIMIT, EVAL_LIMIT)
     }
 
     /// Whether the game's ply limit is reached at `ply`.
