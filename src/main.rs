@@ -19,6 +19,8 @@ enum Command {
     Perft(engine::tools::perft::PerftArgs),
     /// Search a fixed set of positions to a fixed depth; prints `Bench: N nodes M nps`.
     Bench(engine::search::bench::BenchArgs),
+    /// Show the network's evaluation of a position, by feature group.
+    Eval(engine::tools::eval::EvalArgs),
     /// Build the mate / pre-mate data set and train the network on it.
     Pretrain(engine::train::pretrain::PretrainArgs),
 }
@@ -32,6 +34,7 @@ fn main() -> ExitCode {
         Command::Usi => engine::protocol::usi::run_stdio().map_err(|e| e.to_string()),
         Command::Perft(args) => engine::tools::perft::run(&args),
         Command::Bench(args) => engine::search::bench::run(&args),
+        Command::Eval(args) => engine::tools::eval::run(&args),
         Command::Pretrain(args) => engine::train::pretrain::run(&args).map(|_| ()),
     };
     match result {
