@@ -422,8 +422,9 @@ impl Session {
     fn eval(&self) {
         let pos = self.game.position();
         self.out.line(&format!(
-            "eval: {} cp for {} (side to move), by {}",
+            "eval: {} cp, win probability {:.4} for {} (side to move), by {}",
             self.evaluator.evaluate_cp(pos),
+            self.evaluator.win_probability(pos),
             color_name(pos.side_to_move()),
             describe_eval_file(&self.eval_file)
         ));
