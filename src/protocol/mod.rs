@@ -1,0 +1,3 @@
+//! Text protocols the engine speaks.
+
+pub mod course;
