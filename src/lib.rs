@@ -1,5 +1,7 @@
 //! 5五将棋 (minishogi) engine.
 
+pub mod fileio;
 pub mod matches;
 pub mod protocol;
 pub mod shogi;
+pub mod train;

@@ -284,8 +284,20 @@ const fn line_table() -> [[Bitboard; 25]; 25] {
                 let (df, dr) = (fb - fa, rb - ra);
                 let aligned = df == 0 || dr == 0 || df == dr || df == -dr;
                 if aligned {
-                    let sf = if df > 0 { 1 } else if df < 0 { -1 } else { 0 };
-                    let sr = if dr > 0 { 1 } else if dr < 0 { -1 } else { 0 };
+                    let sf = if df > 0 {
+                        1
+                    } else if df < 0 {
+                        -1
+                    } else {
+                        0
+                    };
+                    let sr = if dr > 0 {
+                        1
+                    } else if dr < 0 {
+                        -1
+                    } else {
+                        0
+                    };
                     let dirs = [(sf, sr), (-sf, -sr)];
                     table[a][b] = Bitboard(ray_attacks(a, &dirs, 0, false) | (1 << a) | ba);
                 }
@@ -417,7 +429,8 @@ mod tests {
 
     #[test]
     fn flip_rotates() {
-        let bb = Bitboard::from_square(Square::new(5, 4)) | Bitboard::from_square(Square::new(2, 1));
+        let bb =
+            Bitboard::from_square(Square::new(5, 4)) | Bitboard::from_square(Square::new(2, 1));
         let flipped = bb.flip();
         assert!(flipped.has(Square::new(1, 0)));
         assert!(flipped.has(Square::new(4, 3)));

@@ -8,7 +8,7 @@ pub mod position;
 pub mod types;
 
 pub use bitboard::Bitboard;
-pub use notation::{MoveError, SfenError};
 pub use movegen::{GenKind, MoveList, perft, perft_divide};
+pub use notation::{MoveError, SfenError};
 pub use position::{Position, Undo};
 pub use types::{Color, Hand, Move, Piece, PieceKind, Square};

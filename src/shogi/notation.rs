@@ -67,7 +67,10 @@ impl fmt::Display for SfenError {
             SfenError::BadHand(s) => write!(f, "bad pieces in hand '{s}'"),
             SfenError::BadMoveNumber(s) => write!(f, "bad move number '{s}'"),
             SfenError::TooManyPieces { kind, count } => {
-                write!(f, "sfen has {count} pieces of kind '{kind}', at most 2 exist")
+                write!(
+                    f,
+                    "sfen has {count} pieces of kind '{kind}', at most 2 exist"
+                )
             }
             SfenError::KingCount { color, count } => {
                 write!(f, "sfen has {count} {color:?} kings, expected 1")
@@ -281,12 +284,12 @@ fn validate(pos: &Position) -> Result<(), SfenError> {
         }
     }
     let waiting = !pos.side_to_move();
-    if let Some(k) = pos.king_square(waiting) {
-        if pos.is_attacked(k, pos.side_to_move()) {
-            return Err(SfenError::IllegalPosition(
-                "the side not to move is in check".to_string(),
-            ));
-        }
+    if let Some(k) = pos.king_square(waiting)
+        && pos.is_attacked(k, pos.side_to_move())
+    {
+        return Err(SfenError::IllegalPosition(
+            "the side not to move is in check".to_string(),
+        ));
     }
     Ok(())
 }
@@ -296,7 +299,9 @@ impl Position {
     pub fn from_sfen(sfen: &str) -> Result<Position, SfenError> {
         let mut fields = sfen.split_whitespace();
         let board = fields.next().ok_or(SfenError::MissingField("board"))?;
-        let side = fields.next().ok_or(SfenError::MissingField("side to move"))?;
+        let side = fields
+            .next()
+            .ok_or(SfenError::MissingField("side to move"))?;
         let hands = fields.next().unwrap_or("-");
         let number = fields.next();
         if let Some(extra) = fields.next() {
@@ -425,7 +430,8 @@ fn parse_usi_raw(input: &str) -> Result<RawMove, MoveError> {
         let to = usi_square(input, sq)?;
         return Ok(RawMove::Drop { kind, to });
     }
-    let board: IResult<&str, ((char, char), (char, char), Option<char>)> =
+    type BoardMove = ((char, char), (char, char), Option<char>);
+    let board: IResult<&str, BoardMove> =
         all_consuming(tuple((usi_square_chars, usi_square_chars, opt(char('+')))))(input);
     match board {
         Ok((_, (a, b, plus))) => {
@@ -456,7 +462,10 @@ fn course_square(whole: &str, row: char, col: char) -> Result<Square, MoveError>
         .filter(|d| (1..=5).contains(d))
         .ok_or_else(|| MoveError::syntax(whole, format!("row '{row}' out of range")))?;
     if !('A'..='E').contains(&col) {
-        return Err(MoveError::syntax(whole, format!("column '{col}' out of range")));
+        return Err(MoveError::syntax(
+            whole,
+            format!("column '{col}' out of range"),
+        ));
     }
     // Row 1 is sente's back rank (USI rank e); column A is USI file 5.
     Ok(Square::new(5 - (col as u8 - b'A'), 5 - row as u8))
@@ -474,7 +483,10 @@ fn course_drop_code(input: &str) -> IResult<&str, PieceKind> {
 
 fn parse_course_raw(input: &str) -> Result<RawMove, MoveError> {
     if input.len() < 4 || !input.is_ascii() {
-        return Err(MoveError::syntax(input, "not a course move (e.g. 2A3A, 5C1CN, 3CFU)"));
+        return Err(MoveError::syntax(
+            input,
+            "not a course move (e.g. 2A3A, 5C1CN, 3CFU)",
+        ));
     }
     let (rest, (r1, c1)) = pair(anychar::<_, ()>, anychar)(input)
         .map_err(|_| MoveError::syntax(input, "missing square"))?;
@@ -487,7 +499,10 @@ fn parse_course_raw(input: &str) -> Result<RawMove, MoveError> {
     let (rest, (r2, c2)) = pair(anychar::<_, ()>, anychar)(rest)
         .map_err(|_| MoveError::syntax(input, "missing destination square"))?;
     if r2.is_ascii_alphabetic() && c2.is_ascii_alphabetic() {
-        return Err(MoveError::syntax(input, format!("unknown piece code '{r2}{c2}'")));
+        return Err(MoveError::syntax(
+            input,
+            format!("unknown piece code '{r2}{c2}'"),
+        ));
     }
     let to = course_square(input, r2, c2)?;
     let promote: IResult<&str, Option<&str>> = all_consuming(opt(take(1usize)))(rest);
@@ -590,7 +605,8 @@ impl Position {
                     }
                     let after = self.after(mv);
                     if after.in_check() && !after.has_legal_move() {
-                        return "打ち歩詰め (uchifuzume): a pawn drop may not checkmate".to_string();
+                        return "打ち歩詰め (uchifuzume): a pawn drop may not checkmate"
+                            .to_string();
                     }
                 }
             }

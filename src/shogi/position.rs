@@ -269,13 +269,25 @@ impl Position {
         };
         let to = mv.to();
         let (kind, occ_after, from_bb) = match mv.dropped() {
-            Some(kind) => (kind, self.occupied() | Bitboard::from_square(to), Bitboard::EMPTY),
+            Some(kind) => (
+                kind,
+                self.occupied() | Bitboard::from_square(to),
+                Bitboard::EMPTY,
+            ),
             None => {
                 let from = mv.from_unchecked();
                 let moved = self.board[from.index()].expect("gives_check: no piece on origin");
-                let kind = if mv.is_promotion() { moved.kind.promote() } else { moved.kind };
+                let kind = if mv.is_promotion() {
+                    moved.kind.promote()
+                } else {
+                    moved.kind
+                };
                 let from_bb = Bitboard::from_square(from);
-                (kind, (self.occupied() ^ from_bb) | Bitboard::from_square(to), from_bb)
+                (
+                    kind,
+                    (self.occupied() ^ from_bb) | Bitboard::from_square(to),
+                    from_bb,
+                )
             }
         };
         if bitboard::attacks(us, kind, to, occ_after).has(their_king) {
@@ -356,7 +368,9 @@ impl Position {
                     self.hands[c].add(kind);
                     captured = Some(cap.kind);
                 }
-                let mut piece = self.remove_piece(from).expect("make_move: no piece on origin");
+                let mut piece = self
+                    .remove_piece(from)
+                    .expect("make_move: no piece on origin");
                 if mv.is_promotion() {
                     piece.kind = piece.kind.promote();
                 }
@@ -386,7 +400,9 @@ impl Position {
                 self.hands[c].add(kind);
             }
             None => {
-                let mut piece = self.remove_piece(to).expect("unmake_move: no piece on target");
+                let mut piece = self
+                    .remove_piece(to)
+                    .expect("unmake_move: no piece on target");
                 if mv.is_promotion() {
                     piece.kind = piece.kind.unpromote();
                 }

@@ -1,0 +1,4 @@
+//! Training: the mate pretraining data set and self-play.
+
+pub mod matedata;
+pub mod packed;
