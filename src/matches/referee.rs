@@ -69,8 +69,13 @@ pub enum Termination {
     Unparsable { text: String },
     /// `bestmove resign`.
     Resignation,
-    /// The engine to move used more than its time.
-    TimeForfeit { elapsed_ms: u64, allowed_ms: u64 },
+    /// The engine to move used more than its time: it answered after `elapsed_ms`, or had
+    /// not answered after that long (`answered` false).
+    TimeForfeit {
+        elapsed_ms: u64,
+        allowed_ms: u64,
+        answered: bool,
+    },
     /// The engine to move exited, closed its pipes, or could not be (re)started.
     Crash { detail: String },
 }
@@ -101,9 +106,15 @@ impl fmt::Display for Termination {
             Termination::TimeForfeit {
                 elapsed_ms,
                 allowed_ms,
+                answered,
             } => write!(
                 f,
-                "time forfeit ({elapsed_ms} ms used, {allowed_ms} ms allowed)"
+                "time forfeit ({} {elapsed_ms} ms, {allowed_ms} ms allowed)",
+                if *answered {
+                    "moved after"
+                } else {
+                    "no move after"
+                }
             ),
             Termination::Crash { detail } => write!(f, "crash: {detail}"),
         }
@@ -339,9 +350,10 @@ fn engine_move(
         go.push_str(&format!(" {name} {value}"));
     }
     let deadline = Instant::now() + allowed + settings.time_margin;
-    let forfeit = |elapsed: Duration| Termination::TimeForfeit {
+    let forfeit = |elapsed: Duration, answered: bool| Termination::TimeForfeit {
         elapsed_ms: elapsed.as_millis() as u64,
         allowed_ms: allowed.as_millis() as u64,
+        answered,
     };
     let best = match slot.process().go(&record.position_command(), &go, deadline) {
         Ok(best) => best,
@@ -350,7 +362,7 @@ fn engine_move(
             if !slot.process().stop(Duration::from_secs(1)) {
                 slot.discard();
             }
-            return Err(forfeit(after));
+            return Err(forfeit(after, false));
         }
         Err(e) => {
             slot.discard();
@@ -360,7 +372,7 @@ fn engine_move(
         }
     };
     if best.elapsed > allowed + settings.time_margin {
-        return Err(forfeit(best.elapsed));
+        return Err(forfeit(best.elapsed, true));
     }
     match best.token.as_str() {
         "resign" => return Err(Termination::Resignation),
