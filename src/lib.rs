@@ -4,4 +4,5 @@ pub mod fileio;
 pub mod matches;
 pub mod protocol;
 pub mod shogi;
+pub mod tools;
 pub mod train;

@@ -1,41 +1,41 @@
+//! The `engine` binary: wires the command line to the library's modules.
+
 use clap::{Parser, Subcommand};
-use engine::matches;
-use engine::shogi::{Position, perft};
+use std::process::ExitCode;
 
 #[derive(Parser)]
-#[command(name = "engine", about = "5五将棋 (minishogi) engine")]
+#[command(name = "engine", version, about = "5五将棋 (minishogi) engine")]
 struct Cli {
     #[command(subcommand)]
-    command: Command,
+    command: Option<Command>,
 }
 
 #[derive(Subcommand)]
 enum Command {
-    /// Count leaf nodes of the move tree from the initial position.
-    Perft { depth: u32 },
+    /// Speak USI on standard input/output (the default).
+    Usi,
+    /// Count the leaves of the legal move tree (move generator check and speed).
+    Perft(engine::tools::perft::PerftArgs),
     /// Play a match between two USI engines, refereed by our rules.
-    Match(matches::cli::MatchArgs),
+    Match(engine::matches::cli::MatchArgs),
     /// A USI engine that plays uniformly random legal moves (a baseline opponent).
-    Random(matches::cli::RandomArgs),
+    Random(engine::matches::cli::RandomArgs),
 }
 
-fn main() {
-    env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn")).init();
+fn main() -> ExitCode {
+    env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("info")).init();
     let cli = Cli::parse();
-    let result: Result<(), Box<dyn std::error::Error>> = match cli.command {
-        Command::Perft { depth } => {
-            let mut p = Position::startpos();
-            let t = std::time::Instant::now();
-            let n = perft(&mut p, depth);
-            let e = t.elapsed().as_secs_f64();
-            println!("{n} {e:.3}s {:.1} Mnps", n as f64 / e / 1e6);
-            Ok(())
-        }
-        Command::Match(args) => matches::cli::run(&args),
-        Command::Random(args) => matches::cli::run_random(&args).map_err(Into::into),
+    let result = match cli.command.unwrap_or(Command::Usi) {
+        Command::Usi => Err("the USI loop is not part of this build yet".to_string()),
+        Command::Perft(args) => engine::tools::perft::run(&args),
+        Command::Match(args) => engine::matches::cli::run(&args).map_err(|e| e.to_string()),
+        Command::Random(args) => engine::matches::cli::run_random(&args).map_err(|e| e.to_string()),
     };
-    if let Err(e) = result {
-        eprintln!("error: {e}");
-        std::process::exit(1);
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(message) => {
+            log::error!("{message}");
+            ExitCode::FAILURE
+        }
     }
 }

@@ -2,12 +2,18 @@
 //! status. Depends on nothing else in the crate.
 
 pub mod bitboard;
+pub mod display;
+pub mod game;
 pub mod movegen;
 pub mod notation;
 pub mod position;
 pub mod types;
 
 pub use bitboard::Bitboard;
+pub use game::{
+    EndReason, Game, GameStatus, HistoryEntry, REPETITION_OCCURRENCES, RepetitionVerdict,
+    cycle_verdict, repetition_verdict,
+};
 pub use movegen::{GenKind, MoveList, perft, perft_divide};
 pub use notation::{MoveError, SfenError};
 pub use position::{Position, Undo};

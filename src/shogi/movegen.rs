@@ -36,6 +36,12 @@ impl MoveList {
         self.len += 1;
     }
 
+    /// Empties the list, keeping its storage (cheaper than a new, zeroed list).
+    #[inline(always)]
+    pub fn clear(&mut self) {
+        self.len = 0;
+    }
+
     #[inline(always)]
     pub fn len(&self) -> usize {
         self.len
@@ -263,14 +269,23 @@ pub fn perft(pos: &mut Position, depth: u32) -> u64 {
     if depth == 0 {
         return 1;
     }
-    let moves = pos.legal_moves();
-    if depth == 1 {
+    // One move list per ply, reused: a fresh list would be zeroed at every node.
+    let mut lists = vec![MoveList::new(); depth as usize];
+    perft_with(pos, &mut lists)
+}
+
+/// Perft to depth `lists.len()` (at least 1), generating ply `i`'s moves into `lists[i]`.
+fn perft_with(pos: &mut Position, lists: &mut [MoveList]) -> u64 {
+    let (moves, deeper) = lists.split_first_mut().expect("depth at least 1");
+    moves.clear();
+    pos.generate(GenKind::All, moves);
+    if deeper.is_empty() {
         return moves.len() as u64;
     }
     let mut nodes = 0;
     for &mv in moves.iter() {
         let undo = pos.make_move(mv);
-        nodes += perft(pos, depth - 1);
+        nodes += perft_with(pos, deeper);
         pos.unmake_move(mv, undo);
     }
     nodes
