@@ -96,13 +96,13 @@ impl Opening {
     }
 }
 
-/// Reads an openings file: one position per line; blank lines and lines starting with `#` are
+/// Reads an openings file: one position per line; `#` starts a comment, blank lines are
 /// skipped. Errors name the line.
 pub fn parse_openings(text: &str) -> Result<Vec<Opening>, String> {
     let mut openings = Vec::new();
     for (number, line) in text.lines().enumerate() {
-        let line = line.trim();
-        if line.is_empty() || line.starts_with('#') {
+        let line = line.split('#').next().unwrap_or("").trim();
+        if line.is_empty() {
             continue;
         }
         let opening = Opening::parse(line).map_err(|e| format!("line {}: {e}", number + 1))?;
@@ -162,6 +162,7 @@ mod tests {
         let err = Opening::parse("startpos moves 2e1d 2e1d").unwrap_err();
         assert!(matches!(err, PositionError::Move { index: 1, .. }), "{err}");
         assert!(err.to_string().starts_with("move 2:"), "{err}");
+        assert_eq!(parse_openings("startpos # the initial position\n").unwrap().len(), 1);
         let err = parse_openings("# c\n\nstartpos\nstartpos moves zz\n").unwrap_err();
         assert!(err.starts_with("line 4:"), "{err}");
         assert!(parse_openings("# only a comment\n").is_err());
