@@ -3,6 +3,7 @@
 pub mod fileio;
 pub mod matches;
 pub mod protocol;
+pub mod search;
 pub mod shogi;
 pub mod tools;
 pub mod train;

@@ -1,7 +1,8 @@
-//! The `engine` binary: wires the command line to the library's modules.
+//! The `engine` command line: one subcommand per mode, each handled by its module.
+
+use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
-use std::process::ExitCode;
 
 #[derive(Parser)]
 #[command(name = "engine", version, about = "5五将棋 (minishogi) engine")]
@@ -12,10 +13,12 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
-    /// Speak USI on standard input/output (the default).
+    /// Speak USI on standard input and output (the default without a subcommand).
     Usi,
     /// Count the leaves of the legal move tree (move generator check and speed).
     Perft(engine::tools::perft::PerftArgs),
+    /// Play one game by the course protocol: 1 = the engine is sente, 0 = the opponent is.
+    Play(engine::protocol::course::PlayArgs),
     /// Play a match between two USI engines, refereed by our rules.
     Match(engine::matches::cli::MatchArgs),
     /// A USI engine that plays uniformly random legal moves (a baseline opponent).
@@ -23,18 +26,21 @@ enum Command {
 }
 
 fn main() -> ExitCode {
-    env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("info")).init();
+    env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn"))
+        .target(env_logger::Target::Stderr)
+        .init();
     let cli = Cli::parse();
     let result = match cli.command.unwrap_or(Command::Usi) {
-        Command::Usi => Err("the USI loop is not part of this build yet".to_string()),
+        Command::Usi => engine::protocol::usi::run_stdio().map_err(|e| e.to_string()),
         Command::Perft(args) => engine::tools::perft::run(&args),
+        Command::Play(args) => engine::protocol::course::run(&args),
         Command::Match(args) => engine::matches::cli::run(&args).map_err(|e| e.to_string()),
         Command::Random(args) => engine::matches::cli::run_random(&args).map_err(|e| e.to_string()),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
-        Err(message) => {
-            log::error!("{message}");
+        Err(e) => {
+            log::error!("{e}");
             ExitCode::FAILURE
         }
     }

@@ -162,7 +162,12 @@ mod tests {
         let err = Opening::parse("startpos moves 2e1d 2e1d").unwrap_err();
         assert!(matches!(err, PositionError::Move { index: 1, .. }), "{err}");
         assert!(err.to_string().starts_with("move 2:"), "{err}");
-        assert_eq!(parse_openings("startpos # the initial position\n").unwrap().len(), 1);
+        assert_eq!(
+            parse_openings("startpos # the initial position\n")
+                .unwrap()
+                .len(),
+            1
+        );
         let err = parse_openings("# c\n\nstartpos\nstartpos moves zz\n").unwrap_err();
         assert!(err.starts_with("line 4:"), "{err}");
         assert!(parse_openings("# only a comment\n").is_err());

@@ -5,7 +5,10 @@
 
 use std::collections::VecDeque;
 use std::io::{self, BufRead, Write};
+use std::time::Duration;
 
+use crate::protocol::usi::evaluator;
+use crate::search::{Limits, SearchControl, SearchOptions, Searcher};
 use crate::shogi::{Color, Game, GameStatus, Move};
 
 /// The course's draw: 150 plies with no result.
@@ -130,6 +133,98 @@ pub fn play_course(
             }
         }
     }
+}
+
+/// Our moves from the engine's search, under a fixed time or depth per move.
+pub struct SearchChooser {
+    searcher: Searcher,
+    movetime: Duration,
+    depth: Option<u32>,
+    /// Report each search on stderr (with `--show`).
+    verbose: bool,
+}
+
+impl MoveChooser for SearchChooser {
+    fn choose(&mut self, game: &Game) -> Move {
+        let limits = Limits {
+            depth: self.depth,
+            nodes: None,
+            movetime: self.depth.is_none().then_some(self.movetime),
+            clock: None,
+            infinite: false,
+        };
+        let control = SearchControl::default();
+        let result = self.searcher.search(game, &limits, &control, &mut |_| {});
+        if self.verbose {
+            eprintln!(
+                "search: depth {}, score {:?}, {} nodes",
+                result.depth, result.score, result.nodes
+            );
+        }
+        // `None` only without legal moves, which the protocol loop never asks about.
+        result
+            .best
+            .unwrap_or_else(|| game.position().legal_moves()[0])
+    }
+}
+
+/// `engine play 0|1`: one game by the course protocol on standard input and output.
+#[derive(clap::Args, Debug, Clone)]
+pub struct PlayArgs {
+    /// 1: the engine is sente and moves first; 0: the opponent moves first.
+    #[arg(value_parser = clap::value_parser!(u8).range(0..=1))]
+    pub side: u8,
+    /// Thinking time per move in seconds (the course allows about 10).
+    #[arg(long, value_name = "SECS", default_value_t = 9.0)]
+    pub movetime: f64,
+    /// Search to this depth instead of for a time.
+    #[arg(long)]
+    pub depth: Option<u32>,
+    /// Network weights for the evaluation (default: the built-in evaluation).
+    #[arg(long, value_name = "FILE")]
+    pub eval_file: Option<String>,
+    /// Draw the board on standard error after each move.
+    #[arg(long)]
+    pub show: bool,
+}
+
+pub fn run(args: &PlayArgs) -> Result<(), String> {
+    let movetime = Duration::try_from_secs_f64(args.movetime)
+        .ok()
+        .filter(|t| !t.is_zero())
+        .ok_or_else(|| format!("--movetime {} is not a positive time", args.movetime))?;
+    let mut searcher = Searcher::new(SearchOptions {
+        max_plies: Some(COURSE_MAX_PLIES),
+        ..SearchOptions::default()
+    });
+    searcher.set_evaluator(match &args.eval_file {
+        Some(path) => evaluator::load(path)?,
+        None => evaluator::builtin(),
+    });
+    let mut chooser = SearchChooser {
+        searcher,
+        movetime,
+        depth: args.depth,
+        verbose: args.show,
+    };
+    let engine = if args.side == 1 {
+        Color::Sente
+    } else {
+        Color::Gote
+    };
+    let mut game = Game::startpos();
+    game.set_max_plies(Some(COURSE_MAX_PLIES));
+    let stdin = io::stdin();
+    play_course(
+        game,
+        engine,
+        &mut chooser,
+        stdin.lock(),
+        io::stdout().lock(),
+        args.show,
+    )
+    .map_err(|e| format!("course game: {e}"))?;
+    Ok(())
 }
 
 #[cfg(test)]

@@ -1,0 +1,300 @@
+//! The USI options: how `usi` lists them and how a `setoption` value is checked and turned into
+//! a [`Setting`] for the session to apply.
+
+use std::fmt;
+use std::time::Duration;
+
+use crate::search::SearchOptions;
+
+use super::command::quoted;
+
+/// The only variant this engine plays.
+pub const VARIANT: &str = "minishogi";
+
+/// A checked option value, ready to apply.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Setting {
+    HashMb(usize),
+    Threads(usize),
+    MultiPv(usize),
+    /// Path of the network weights; empty means the built-in evaluation.
+    EvalFile(String),
+    Ponder(bool),
+    /// `USI_Variant` or `UCI_Variant` set to minishogi: nothing to change.
+    Variant,
+    /// Draw after this many plies; `None` = no limit.
+    MaxPly(Option<u32>),
+    MoveOverhead(Duration),
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct OptionError(pub String);
+
+impl fmt::Display for OptionError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for OptionError {}
+
+#[derive(Clone, Copy)]
+enum Kind {
+    Spin {
+        default: i64,
+        min: i64,
+        max: i64,
+    },
+    Check {
+        default: bool,
+    },
+    Text {
+        default: &'static str,
+    },
+    Combo {
+        default: &'static str,
+        vars: &'static [&'static str],
+    },
+}
+
+#[derive(Clone, Copy)]
+enum Name {
+    Hash,
+    Threads,
+    MultiPv,
+    EvalFile,
+    Ponder,
+    UsiVariant,
+    UciVariant,
+    MaxPly,
+    MoveOverhead,
+}
+
+struct Spec {
+    option: Name,
+    usi_name: &'static str,
+    kind: Kind,
+}
+
+/// The option table, its defaults taken from the search's own defaults so the two agree.
+pub struct UsiOptions {
+    specs: Vec<Spec>,
+}
+
+impl UsiOptions {
+    pub fn new(defaults: &SearchOptions) -> UsiOptions {
+        let spin = |default: usize, min: i64, max: i64| Kind::Spin {
+            default: default as i64,
+            min,
+            max,
+        };
+        let variant = Kind::Combo {
+            default: VARIANT,
+            vars: &[VARIANT],
+        };
+        let spec = |option, usi_name, kind| Spec {
+            option,
+            usi_name,
+            kind,
+        };
+        UsiOptions {
+            specs: vec![
+                spec(Name::Hash, "USI_Hash", spin(defaults.hash_mb, 1, 65536)),
+                spec(Name::Threads, "Threads", spin(defaults.threads, 1, 256)),
+                spec(Name::MultiPv, "MultiPV", spin(defaults.multipv, 1, 128)),
+                spec(Name::EvalFile, "EvalFile", Kind::Text { default: "" }),
+                spec(Name::Ponder, "USI_Ponder", Kind::Check { default: false }),
+                spec(Name::UsiVariant, "USI_Variant", variant),
+                spec(Name::UciVariant, "UCI_Variant", variant),
+                spec(
+                    Name::MaxPly,
+                    "MaxPly",
+                    spin(defaults.max_plies.unwrap_or(0) as usize, 0, 1_000_000),
+                ),
+                spec(
+                    Name::MoveOverhead,
+                    "MoveOverhead",
+                    spin(defaults.move_overhead.as_millis() as usize, 0, 10_000),
+                ),
+            ],
+        }
+    }
+
+    /// The `option name …` lines of the `usi` answer.
+    pub fn usi_lines(&self) -> Vec<String> {
+        self.specs
+            .iter()
+            .map(|spec| {
+                let kind = match spec.kind {
+                    Kind::Spin { default, min, max } => {
+                        format!("spin default {default} min {min} max {max}")
+                    }
+                    Kind::Check { default } => format!("check default {default}"),
+                    Kind::Text { default } => format!("string default {}", or_empty(default)),
+                    Kind::Combo { default, vars } => {
+                        let vars: String = vars.iter().map(|v| format!(" var {v}")).collect();
+                        format!("combo default {default}{vars}")
+                    }
+                };
+                format!("option name {} type {kind}", spec.usi_name)
+            })
+            .collect()
+    }
+
+    /// Checks `setoption name <name> value <value>`. Names match case-insensitively.
+    pub fn parse(&self, name: &str, value: Option<&str>) -> Result<Setting, OptionError> {
+        let spec = self
+            .specs
+            .iter()
+            .find(|s| s.usi_name.eq_ignore_ascii_case(name))
+            .ok_or_else(|| OptionError(format!("unknown option {}", quoted(name))))?;
+        let name = spec.usi_name;
+        let missing = || OptionError(format!("option {name} needs a value"));
+        let int = |v: i64| v as usize;
+        Ok(match (spec.option, spec.kind) {
+            (option, Kind::Spin { min, max, .. }) => {
+                let text = value.ok_or_else(missing)?;
+                let n: i64 = text.parse().map_err(|_| {
+                    OptionError(format!(
+                        "option {name} needs an integer, got {}",
+                        quoted(text)
+                    ))
+                })?;
+                if !(min..=max).contains(&n) {
+                    return Err(OptionError(format!(
+                        "option {name} must be between {min} and {max}, got {n}"
+                    )));
+                }
+                match option {
+                    Name::Hash => Setting::HashMb(int(n)),
+                    Name::Threads => Setting::Threads(int(n)),
+                    Name::MultiPv => Setting::MultiPv(int(n)),
+                    Name::MaxPly => Setting::MaxPly((n > 0).then_some(n as u32)),
+                    _ => Setting::MoveOverhead(Duration::from_millis(n as u64)),
+                }
+            }
+            (_, Kind::Check { .. }) => match value.ok_or_else(missing)? {
+                "true" => Setting::Ponder(true),
+                "false" => Setting::Ponder(false),
+                other => {
+                    return Err(OptionError(format!(
+                        "option {name} needs 'true' or 'false', got {}",
+                        quoted(other)
+                    )));
+                }
+            },
+            (_, Kind::Text { .. }) => {
+                let text = value.unwrap_or("");
+                Setting::EvalFile(if text == "<empty>" { "" } else { text }.to_string())
+            }
+            (_, Kind::Combo { vars, .. }) => {
+                let text = value.ok_or_else(missing)?;
+                if !vars.iter().any(|v| v.eq_ignore_ascii_case(text)) {
+                    return Err(OptionError(format!(
+                        "option {name}: this engine plays only {VARIANT}, not {}",
+                        quoted(text)
+                    )));
+                }
+                Setting::Variant
+            }
+        })
+    }
+}
+
+/// USI writes an empty string default as `<empty>`.
+fn or_empty(text: &str) -> &str {
+    if text.is_empty() { "<empty>" } else { text }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn options() -> UsiOptions {
+        UsiOptions::new(&SearchOptions::default())
+    }
+
+    #[test]
+    fn lists_every_option_with_its_type() {
+        let lines = options().usi_lines();
+        for name in [
+            "USI_Hash",
+            "Threads",
+            "MultiPV",
+            "EvalFile",
+            "USI_Ponder",
+            "USI_Variant",
+            "UCI_Variant",
+            "MaxPly",
+            "MoveOverhead",
+        ] {
+            assert!(
+                lines
+                    .iter()
+                    .any(|l| l.starts_with(&format!("option name {name} type "))),
+                "{name} missing from {lines:?}"
+            );
+        }
+        assert!(lines.contains(&"option name EvalFile type string default <empty>".to_string()));
+        assert!(lines.contains(
+            &"option name USI_Variant type combo default minishogi var minishogi".to_string()
+        ));
+    }
+
+    #[test]
+    fn parses_good_values() {
+        let o = options();
+        assert_eq!(o.parse("usi_hash", Some("64")), Ok(Setting::HashMb(64)));
+        assert_eq!(o.parse("Threads", Some("2")), Ok(Setting::Threads(2)));
+        assert_eq!(o.parse("MultiPV", Some("3")), Ok(Setting::MultiPv(3)));
+        assert_eq!(o.parse("MaxPly", Some("0")), Ok(Setting::MaxPly(None)));
+        assert_eq!(
+            o.parse("MaxPly", Some("150")),
+            Ok(Setting::MaxPly(Some(150)))
+        );
+        assert_eq!(
+            o.parse("MoveOverhead", Some("50")),
+            Ok(Setting::MoveOverhead(Duration::from_millis(50)))
+        );
+        assert_eq!(
+            o.parse("USI_Ponder", Some("true")),
+            Ok(Setting::Ponder(true))
+        );
+        assert_eq!(
+            o.parse("UCI_Variant", Some("minishogi")),
+            Ok(Setting::Variant)
+        );
+        assert_eq!(
+            o.parse("EvalFile", Some("<empty>")),
+            Ok(Setting::EvalFile(String::new()))
+        );
+        assert_eq!(
+            o.parse("EvalFile", Some("a b.bin")),
+            Ok(Setting::EvalFile("a b.bin".into()))
+        );
+    }
+
+    #[test]
+    fn rejects_bad_values_naming_them() {
+        let o = options();
+        let err = |name, value| o.parse(name, value).unwrap_err().0;
+        assert_eq!(err("Hashh", Some("1")), "unknown option 'Hashh'");
+        assert_eq!(err("USI_Hash", None), "option USI_Hash needs a value");
+        assert_eq!(
+            err("USI_Hash", Some("big")),
+            "option USI_Hash needs an integer, got 'big'"
+        );
+        assert_eq!(
+            err("Threads", Some("0")),
+            "option Threads must be between 1 and 256, got 0"
+        );
+        assert_eq!(
+            err("USI_Ponder", Some("yes")),
+            "option USI_Ponder needs 'true' or 'false', got 'yes'"
+        );
+        assert_eq!(
+            err("USI_Variant", Some("chess")),
+            "option USI_Variant: this engine plays only minishogi, not 'chess'"
+        );
+    }
+}

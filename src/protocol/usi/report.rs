@@ -1,0 +1,157 @@
+//! The lines that report a search: `info …`, `bestmove …` and `checkmate …`. Moves are checked
+//! against the position before they are printed, so a GUI never sees an illegal move.
+
+use crate::search::{MateResult, Score, SearchInfo, SearchResult};
+use crate::shogi::{Move, Position};
+
+/// The longest prefix of `moves` that is legal when played from `root`.
+pub fn legal_prefix(root: &Position, moves: &[Move]) -> Vec<Move> {
+    let mut pos = root.clone();
+    let mut legal = Vec::with_capacity(moves.len());
+    for &mv in moves {
+        if !pos.is_legal(mv) {
+            break;
+        }
+        pos.make_move(mv);
+        legal.push(mv);
+    }
+    legal
+}
+
+fn join(moves: &[Move]) -> String {
+    moves
+        .iter()
+        .map(Move::to_string)
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+pub fn info_line(root: &Position, info: &SearchInfo) -> String {
+    let score = match info.score {
+        Score::Cp(cp) => format!("cp {cp}"),
+        Score::Mate(plies) => format!("mate {plies}"),
+    };
+    let mut line = format!(
+        "info depth {} seldepth {} multipv {} score {score} nodes {} nps {} time {} hashfull {}",
+        info.depth, info.seldepth, info.multipv, info.nodes, info.nps, info.time_ms, info.hashfull
+    );
+    let pv = legal_prefix(root, &info.pv);
+    if !pv.is_empty() {
+        line.push_str(" pv ");
+        line.push_str(&join(&pv));
+    }
+    line
+}
+
+/// `bestmove <move> [ponder <move>]`, or `bestmove resign` when the side to move has no legal
+/// move. Should the search return no move or an illegal one while legal moves exist, the first
+/// legal move is played rather than resigning a game that is not lost.
+pub fn bestmove_line(root: &Position, result: &SearchResult) -> String {
+    let moves: Vec<Move> = result.best.into_iter().chain(result.ponder).collect();
+    match legal_prefix(root, &moves).as_slice() {
+        [best, ponder] => format!("bestmove {best} ponder {ponder}"),
+        [best] => format!("bestmove {best}"),
+        _ => {
+            if root.has_legal_move() {
+                log::error!("search returned no legal best move ({:?})", result.best);
+            }
+            fallback_bestmove_line(root)
+        }
+    }
+}
+
+/// The first legal move, or `bestmove resign` when there is none.
+pub fn fallback_bestmove_line(root: &Position) -> String {
+    match root.legal_moves().first() {
+        Some(mv) => format!("bestmove {mv}"),
+        None => "bestmove resign".to_string(),
+    }
+}
+
+pub fn checkmate_line(root: &Position, result: &MateResult) -> String {
+    match result {
+        MateResult::Mate(moves) => {
+            let legal = legal_prefix(root, moves);
+            let mut end = root.clone();
+            for &mv in &legal {
+                end.make_move(mv);
+            }
+            if legal.is_empty() || legal.len() != moves.len() || !end.is_checkmate() {
+                // A mate line that does not check out is not claimed.
+                log::error!("mate search returned an unsound line: {moves:?}");
+                "checkmate nomate".to_string()
+            } else {
+                format!("checkmate {}", join(&legal))
+            }
+        }
+        MateResult::NoMate => "checkmate nomate".to_string(),
+        MateResult::Timeout => "checkmate timeout".to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::shogi::Square;
+
+    fn usi(pos: &Position, text: &str) -> Move {
+        pos.parse_usi_move(text).unwrap()
+    }
+
+    #[test]
+    fn pv_stops_at_the_first_illegal_move() {
+        let root = Position::startpos();
+        let a = usi(&root, "5d5c");
+        let b = usi(&root.after(a), "1b1c");
+        let bogus = Move::board(Square::new(5, 4), Square::new(1, 0), false);
+        let info = SearchInfo {
+            depth: 3,
+            seldepth: 5,
+            multipv: 1,
+            score: Score::Mate(-4),
+            nodes: 1000,
+            nps: 20000,
+            time_ms: 50,
+            hashfull: 7,
+            pv: vec![a, b, bogus, a],
+        };
+        assert_eq!(
+            info_line(&root, &info),
+            "info depth 3 seldepth 5 multipv 1 score mate -4 nodes 1000 nps 20000 time 50 \
+             hashfull 7 pv 5d5c 1b1c"
+        );
+    }
+
+    #[test]
+    fn bestmove_checks_both_moves() {
+        let root = Position::startpos();
+        let a = usi(&root, "5d5c");
+        let b = usi(&root.after(a), "1b1c");
+        let result = |best, ponder| SearchResult {
+            best,
+            ponder,
+            score: Score::Cp(0),
+            depth: 1,
+            nodes: 1,
+        };
+        assert_eq!(
+            bestmove_line(&root, &result(Some(a), Some(b))),
+            "bestmove 5d5c ponder 1b1c"
+        );
+        assert_eq!(
+            bestmove_line(&root, &result(Some(a), Some(a))),
+            "bestmove 5d5c"
+        );
+        let first = root.legal_moves()[0];
+        assert_eq!(
+            bestmove_line(&root, &result(Some(b), None)),
+            format!("bestmove {first}")
+        );
+        let mated = Position::from_sfen("k4/G4/P4/5/4K w - 1").unwrap();
+        assert!(!mated.has_legal_move());
+        assert_eq!(
+            bestmove_line(&mated, &result(None, None)),
+            "bestmove resign"
+        );
+    }
+}

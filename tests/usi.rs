@@ -1,0 +1,693 @@
+//! The USI protocol seen from a GUI: each test spawns the engine binary and talks to it over
+//! pipes. Lines are read by a thread into a channel, so a hang fails the test instead of
+//! blocking it. Searches use small limits to keep the file fast.
+
+use std::io::Write;
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
+use std::thread;
+use std::time::{Duration, Instant};
+
+use engine::shogi::Position;
+
+/// How long any expected line may take before the test fails as hung.
+const HANG: Duration = Duration::from_secs(20);
+const STARTPOS_SFEN: &str = "rbsgk/4p/5/P4/KGSBR b - 1";
+/// Gote to move is checkmated: the gold on 5b, guarded by the pawn, takes every flight square.
+const GOTE_MATED_SFEN: &str = "k4/G4/P4/5/4K w - 1";
+/// Sente mates at once by dropping the gold on 2b.
+const MATE_IN_ONE_SFEN: &str = "3k1/5/2G2/5/K4 b G 1";
+
+struct Engine {
+    child: Child,
+    /// `None` once closed, to test the end of input.
+    stdin: Option<ChildStdin>,
+    lines: Receiver<String>,
+}
+
+impl Engine {
+    fn start() -> Engine {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_engine"))
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("engine binary starts");
+        let stdin = child.stdin.take().unwrap();
+        let mut stdout = child.stdout.take().unwrap();
+        let (send, lines) = channel();
+        thread::spawn(move || {
+            let mut pending = Vec::new();
+            let mut chunk = [0u8; 4096];
+            while let Ok(n @ 1..) = std::io::Read::read(&mut stdout, &mut chunk) {
+                pending.extend_from_slice(&chunk[..n]);
+                while let Some(end) = pending.iter().position(|&b| b == b'\n') {
+                    let line: Vec<u8> = pending.drain(..=end).collect();
+                    let text =
+                        String::from_utf8(line[..end].to_vec()).expect("the engine writes UTF-8");
+                    if send.send(text).is_err() {
+                        return;
+                    }
+                }
+            }
+        });
+        Engine {
+            child,
+            stdin: Some(stdin),
+            lines,
+        }
+    }
+
+    fn send(&mut self, line: &str) {
+        self.send_bytes(format!("{line}\n").as_bytes());
+    }
+
+    fn send_bytes(&mut self, bytes: &[u8]) {
+        let stdin = self.stdin.as_mut().expect("input is open");
+        stdin.write_all(bytes).expect("engine reads its input");
+        stdin.flush().unwrap();
+    }
+
+    fn try_line(&self, timeout: Duration) -> Option<String> {
+        match self.lines.recv_timeout(timeout) {
+            Ok(line) => Some(line),
+            Err(RecvTimeoutError::Timeout) => None,
+            Err(RecvTimeoutError::Disconnected) => panic!("the engine closed its output"),
+        }
+    }
+
+    fn line(&self) -> String {
+        self.try_line(HANG)
+            .unwrap_or_else(|| panic!("no line from the engine within {HANG:?}"))
+    }
+
+    /// Lines up to and including the first that satisfies `last`.
+    fn lines_until(&self, last: impl Fn(&str) -> bool) -> Vec<String> {
+        let mut lines = Vec::new();
+        loop {
+            let line = self.line();
+            let done = last(&line);
+            lines.push(line);
+            if done {
+                return lines;
+            }
+        }
+    }
+
+    /// Every line that arrives within `window`.
+    fn lines_for(&self, window: Duration) -> Vec<String> {
+        let end = Instant::now() + window;
+        let mut lines = Vec::new();
+        while let Some(left) = end.checked_duration_since(Instant::now()) {
+            match self.try_line(left) {
+                Some(line) => lines.push(line),
+                None => break,
+            }
+        }
+        lines
+    }
+
+    /// `isready` is answered by `readyok` and nothing else came first.
+    fn assert_ready(&mut self) {
+        self.send("isready");
+        assert_eq!(self.line(), "readyok");
+    }
+
+    /// The error line for `input`, sent raw; then the engine is still ready.
+    fn expect_error_bytes(&mut self, input: &[u8]) -> String {
+        self.send_bytes(input);
+        let line = self.line();
+        assert!(
+            line.starts_with("info string error: "),
+            "{:?} answered by {line:?}",
+            String::from_utf8_lossy(input)
+        );
+        self.assert_ready();
+        line
+    }
+
+    fn expect_error(&mut self, input: &str) -> String {
+        self.expect_error_bytes(format!("{input}\n").as_bytes())
+    }
+
+    /// The SFEN of the engine's current position, from `d`.
+    fn sfen(&mut self) -> String {
+        self.send("d");
+        let lines = self.lines_until(|l| l.starts_with("legal moves"));
+        lines
+            .iter()
+            .find_map(|l| l.strip_prefix("sfen: "))
+            .expect("d shows the sfen")
+            .to_string()
+    }
+
+    /// Runs `go <params>` on `root` and returns the lines up to and including `bestmove`,
+    /// checking every `info` line's pv and the best and ponder moves against `root`.
+    fn go(&mut self, root: &Position, params: &str) -> Vec<String> {
+        self.send(&format!("go {params}"));
+        let lines = self.lines_until(|l| l.starts_with("bestmove"));
+        for line in &lines[..lines.len() - 1] {
+            check_info_line(root, line);
+        }
+        check_bestmove(root, lines.last().unwrap());
+        lines
+    }
+
+    fn quit(mut self) {
+        self.send("quit");
+        self.wait_for_exit();
+    }
+
+    fn wait_for_exit(&mut self) {
+        let deadline = Instant::now() + HANG;
+        loop {
+            if let Some(status) = self.child.try_wait().unwrap() {
+                assert!(status.success(), "engine exited with {status}");
+                return;
+            }
+            assert!(Instant::now() < deadline, "engine did not quit");
+            thread::sleep(Duration::from_millis(5));
+        }
+    }
+}
+
+impl Drop for Engine {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// Plays USI `moves` from `root`, panicking on an illegal one.
+fn play(root: &Position, moves: &[&str]) -> Position {
+    let mut pos = root.clone();
+    for text in moves {
+        let mv = pos
+            .parse_usi_move(text)
+            .unwrap_or_else(|e| panic!("{text} in {}: {e}", pos.to_sfen()));
+        pos.make_move(mv);
+    }
+    pos
+}
+
+fn sfen(text: &str) -> Position {
+    Position::from_sfen(text).unwrap()
+}
+
+/// A search `info` line has the fields USI asks for, and a pv of legal moves.
+fn check_info_line(root: &Position, line: &str) {
+    assert!(line.starts_with("info "), "unexpected line {line:?}");
+    if line.starts_with("info string ") {
+        return;
+    }
+    let tokens: Vec<&str> = line.split_whitespace().collect();
+    for field in [
+        "depth", "seldepth", "score", "nodes", "nps", "time", "hashfull", "multipv",
+    ] {
+        assert!(tokens.contains(&field), "{field} missing in {line:?}");
+    }
+    let score = tokens.iter().position(|&t| t == "score").unwrap();
+    assert!(matches!(tokens[score + 1], "cp" | "mate"), "{line:?}");
+    tokens[score + 2].parse::<i32>().expect("numeric score");
+    if let Some(pv) = tokens.iter().position(|&t| t == "pv") {
+        play(root, &tokens[pv + 1..]);
+    }
+}
+
+/// `bestmove <legal move> [ponder <legal reply>]`.
+fn check_bestmove(root: &Position, line: &str) {
+    let tokens: Vec<&str> = line.split_whitespace().collect();
+    match tokens.as_slice() {
+        ["bestmove", best] => drop(play(root, &[best])),
+        ["bestmove", best, "ponder", ponder] => drop(play(root, &[best, ponder])),
+        _ => panic!("malformed {line:?}"),
+    }
+}
+
+#[test]
+fn handshake_lists_id_and_options() {
+    let mut engine = Engine::start();
+    engine.send("usi");
+    let lines = engine.lines_until(|l| l == "usiok");
+    assert!(lines[0].starts_with("id name "), "{lines:?}");
+    assert!(lines[1].starts_with("id author "), "{lines:?}");
+    for name in [
+        "USI_Hash",
+        "Threads",
+        "MultiPV",
+        "EvalFile",
+        "USI_Ponder",
+        "USI_Variant",
+        "UCI_Variant",
+        "MaxPly",
+        "MoveOverhead",
+    ] {
+        let prefix = format!("option name {name} type ");
+        assert!(
+            lines.iter().any(|l| l.starts_with(&prefix)),
+            "{name}: {lines:?}"
+        );
+    }
+    for line in &lines[2..lines.len() - 1] {
+        assert!(line.starts_with("option name "), "{line:?}");
+    }
+    engine.assert_ready();
+    engine.send("usinewgame");
+    engine.assert_ready();
+    engine.quit();
+}
+
+#[test]
+fn good_options_are_accepted_silently() {
+    let mut engine = Engine::start();
+    for setting in [
+        "setoption name USI_Hash value 32",
+        "setoption name Threads value 1",
+        "setoption name MultiPV value 2",
+        "setoption name USI_Ponder value true",
+        "setoption name USI_Variant value minishogi",
+        "setoption name UCI_Variant value minishogi",
+        "setoption name MaxPly value 150",
+        "setoption name MaxPly value 0",
+        "setoption name MoveOverhead value 30",
+        "setoption name EvalFile value <empty>",
+        "setoption name usi_hash value 16",
+    ] {
+        engine.send(setting);
+        assert_eq!(engine.try_line(Duration::ZERO), None, "{setting}");
+        engine.assert_ready();
+    }
+    // The options are in effect for the next search, which still works.
+    let root = Position::startpos();
+    engine.send("position startpos");
+    engine.go(&root, "depth 2");
+    engine.quit();
+}
+
+#[test]
+fn both_position_forms_and_both_move_notations() {
+    let mut engine = Engine::start();
+    assert_eq!(engine.sfen(), STARTPOS_SFEN);
+    engine.send("position startpos moves 5d5c 1b1c");
+    let expected = play(&Position::startpos(), &["5d5c", "1b1c"]).to_sfen();
+    assert_eq!(engine.sfen(), expected);
+    // The same two moves in course notation.
+    engine.send("position startpos moves 2A3A 4E3E");
+    assert_eq!(engine.sfen(), expected);
+    let midgame = "4k/1bsrp/5/P2S1/KG1R1 b Gb 13";
+    engine.send(&format!("position sfen {midgame}"));
+    assert_eq!(engine.sfen(), sfen(midgame).to_sfen());
+    engine.send(&format!("position sfen {midgame} moves G*3a"));
+    assert_eq!(engine.sfen(), play(&sfen(midgame), &["G*3a"]).to_sfen());
+    // Windows line endings are accepted.
+    engine.send_bytes(b"position startpos moves 5d5c\r\n");
+    assert_eq!(
+        engine.sfen(),
+        play(&Position::startpos(), &["5d5c"]).to_sfen()
+    );
+    engine.quit();
+}
+
+#[test]
+fn go_with_each_limit_returns_a_legal_move() {
+    let mut engine = Engine::start();
+    let root = play(&Position::startpos(), &["5d5c", "1b1c"]);
+    engine.send("position startpos moves 5d5c 1b1c");
+    for params in [
+        "depth 1",
+        "depth 3",
+        "nodes 500",
+        "movetime 50",
+        "btime 200 wtime 200",
+        "btime 1000 wtime 1000 binc 50 winc 50",
+        "btime 0 wtime 0 byoyomi 50",
+        "byoyomi 50",
+        "wtime 100 btime -20 byoyomi 50",
+        "depth 2 nodes 100000 movetime 1000",
+    ] {
+        let lines = engine.go(&root, params);
+        assert!(lines.last().unwrap().starts_with("bestmove "), "{params}");
+    }
+    engine.assert_ready();
+    engine.quit();
+}
+
+#[test]
+fn info_lines_report_a_legal_pv() {
+    let mut engine = Engine::start();
+    let root = Position::startpos();
+    engine.send("position startpos");
+    let lines = engine.go(&root, "depth 3");
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("info ") && l.contains(" pv ")),
+        "no info line with a pv: {lines:?}"
+    );
+    engine.quit();
+}
+
+#[test]
+fn stop_ends_an_infinite_search_promptly() {
+    let mut engine = Engine::start();
+    let root = Position::startpos();
+    engine.send("position startpos");
+    engine.send("go infinite");
+    let during = engine.lines_for(Duration::from_millis(300));
+    assert!(
+        during.iter().all(|l| !l.starts_with("bestmove")),
+        "bestmove before stop: {during:?}"
+    );
+    // Commands are still read while it searches.
+    engine.assert_ready();
+    let sent = Instant::now();
+    engine.send("stop");
+    let lines = engine.lines_until(|l| l.starts_with("bestmove"));
+    let latency = sent.elapsed();
+    check_bestmove(&root, lines.last().unwrap());
+    // Generous for loaded CI machines; the engine answers in a few milliseconds.
+    assert!(
+        latency < Duration::from_millis(500),
+        "stop took {latency:?}"
+    );
+    eprintln!("stop answered in {latency:?}");
+    // A second stop with nothing running is harmless and silent.
+    engine.send("stop");
+    engine.assert_ready();
+    engine.quit();
+}
+
+#[test]
+fn ponder_then_ponderhit_gives_the_move() {
+    let mut engine = Engine::start();
+    let root = play(&Position::startpos(), &["5d5c"]);
+    engine.send("setoption name USI_Ponder value true");
+    engine.send("position startpos moves 5d5c");
+    engine.send("go ponder btime 100 wtime 100 byoyomi 100");
+    let during = engine.lines_for(Duration::from_millis(300));
+    assert!(
+        during.iter().all(|l| !l.starts_with("bestmove")),
+        "bestmove while pondering: {during:?}"
+    );
+    engine.send("ponderhit");
+    let lines = engine.lines_until(|l| l.starts_with("bestmove"));
+    check_bestmove(&root, lines.last().unwrap());
+    engine.assert_ready();
+
+    // Pondering that ends with stop (the opponent played another move) also answers.
+    engine.send("go ponder btime 100 wtime 100 byoyomi 100");
+    thread::sleep(Duration::from_millis(50));
+    engine.send("stop");
+    let lines = engine.lines_until(|l| l.starts_with("bestmove"));
+    check_bestmove(&root, lines.last().unwrap());
+    engine.quit();
+}
+
+#[test]
+fn no_legal_move_resigns() {
+    let mut engine = Engine::start();
+    engine.send(&format!("position sfen {GOTE_MATED_SFEN}"));
+    engine.send("go btime 1000 wtime 1000");
+    assert_eq!(engine.line(), "bestmove resign");
+    // Even resigning waits for stop after go infinite, as USI requires.
+    engine.send("go infinite");
+    engine.assert_ready();
+    engine.send("stop");
+    assert_eq!(engine.line(), "bestmove resign");
+    engine.assert_ready();
+    engine.quit();
+}
+
+#[test]
+fn go_mate_answers_checkmate() {
+    let mut engine = Engine::start();
+    let root = sfen(MATE_IN_ONE_SFEN);
+    engine.send(&format!("position sfen {MATE_IN_ONE_SFEN}"));
+    engine.send("go mate 5000");
+    let line = engine.line();
+    let moves: Vec<&str> = line
+        .strip_prefix("checkmate ")
+        .unwrap_or_else(|| panic!("{line:?}"))
+        .split_whitespace()
+        .collect();
+    assert!(play(&root, &moves).is_checkmate(), "{line:?} does not mate");
+
+    engine.send("go mate infinite");
+    let line = engine.line();
+    assert!(
+        line.starts_with("checkmate ") && line != "checkmate nomate",
+        "{line:?}"
+    );
+
+    // Already mated: there is no mate for the side to move.
+    engine.send(&format!("position sfen {GOTE_MATED_SFEN}"));
+    engine.send("go mate 1000");
+    assert_eq!(engine.line(), "checkmate nomate");
+
+    // A quiet opening position: no short mate; either answer is honest within 100 ms.
+    engine.send("position startpos");
+    engine.send("go mate 100");
+    let line = engine.line();
+    assert!(
+        line == "checkmate nomate" || line == "checkmate timeout",
+        "{line:?}"
+    );
+    engine.assert_ready();
+    engine.quit();
+}
+
+#[test]
+fn terminal_commands_show_the_position() {
+    let mut engine = Engine::start();
+    engine.send("position startpos moves 5d5c");
+    engine.send("d");
+    let lines = engine.lines_until(|l| l.starts_with("legal moves"));
+    let pos = play(&Position::startpos(), &["5d5c"]);
+    assert!(
+        lines.contains(&format!("sfen: {}", pos.to_sfen())),
+        "{lines:?}"
+    );
+    assert!(
+        lines.contains(&format!("key: {:016x}", pos.key())),
+        "{lines:?}"
+    );
+    let listed = lines.last().unwrap();
+    assert!(
+        listed.starts_with(&format!("legal moves ({}): ", pos.count_legal_moves())),
+        "{listed:?}"
+    );
+    for mv in pos.legal_moves().iter() {
+        assert!(
+            listed.split_whitespace().any(|t| t == mv.to_string()),
+            "{mv} missing"
+        );
+    }
+
+    engine.send("eval");
+    let line = engine.line();
+    assert!(line.starts_with("eval: "), "{line:?}");
+
+    engine.send("position startpos");
+    engine.send("perft 3");
+    let lines = engine.lines_until(|l| l.starts_with("time: "));
+    assert!(lines.contains(&"nodes: 2512".to_string()), "{lines:?}");
+    let divided: u64 = lines
+        .iter()
+        .filter_map(|l| l.split_once(": "))
+        .filter(|(mv, _)| Position::startpos().parse_usi_move(mv).is_ok())
+        .map(|(_, n)| n.parse::<u64>().unwrap())
+        .sum();
+    assert_eq!(divided, 2512);
+    engine.quit();
+}
+
+#[test]
+fn end_of_input_stops_the_search_and_exits() {
+    let mut engine = Engine::start();
+    engine.send("go infinite");
+    engine.stdin = None;
+    let lines = engine.lines_until(|l| l.starts_with("bestmove"));
+    check_bestmove(&Position::startpos(), lines.last().unwrap());
+    engine.wait_for_exit();
+}
+
+/// Bad input of every kind: each gets exactly one `info string error:` line, the position is
+/// unchanged (or, for an illegal move, set to the legal prefix), and the engine goes on.
+#[test]
+fn bad_input_is_answered_by_an_error_and_changes_nothing() {
+    let mut engine = Engine::start();
+    let base = play(&Position::startpos(), &["5d5c"]);
+    engine.send("position startpos moves 5d5c");
+    let bad_lines = [
+        "foo",
+        "isready now",
+        "usi please",
+        "position",
+        "position fen rbsgk/4p/5/P4/KGSBR b - 1",
+        "position sfen",
+        "position sfen rbsgk/4p/5/P4/KGSBX b - 1",
+        "position sfen rbsgk/4p/5/P4/KGSBR x - 1",
+        "position sfen rbsgk/4p/5/P4/KGSBR b Q 1",
+        "position sfen rbsgk/4p/5/P4/KGSB b - 1",
+        "position sfen rbsgk/4p/5/P4 b - 1",
+        "position sfen 5/5/5/5/5 b - 1",
+        "position sfen rbsgk/4p/5/P4/KGSBR b - 1 extra",
+        "position startpos 5d5c",
+        "go depth",
+        "go depth abc",
+        "go depth 0",
+        "go nodes -5",
+        "go btime",
+        "go btime 1.5",
+        "go wtime ten",
+        "go movetime x",
+        "go byoyomi",
+        "go binc 1e3",
+        "go fast",
+        "go depth 1 depth 2",
+        "go mate",
+        "go mate soon",
+        "go mate 100 depth 3",
+        "setoption",
+        "setoption USI_Hash value 1",
+        "setoption name",
+        "setoption name NoSuchOption value 1",
+        "setoption name USI_Hash value big",
+        "setoption name USI_Hash",
+        "setoption name Threads value 0",
+        "setoption name MultiPV value 100000",
+        "setoption name USI_Ponder value maybe",
+        "setoption name USI_Variant value shogi",
+        "setoption name UCI_Variant value chess",
+        "setoption name EvalFile value /nonexistent/weights.bin",
+        "setoption name MaxPly value -1",
+        "setoption name MoveOverhead value 1e3",
+        "gameover",
+        "gameover maybe",
+        "perft",
+        "perft x",
+        "ponderhit",
+        "go\u{1}",
+    ];
+    for line in bad_lines {
+        engine.expect_error(line);
+        assert_eq!(engine.sfen(), base.to_sfen(), "after {line:?}");
+    }
+    // Bytes that are not UTF-8, and an overlong line.
+    engine.expect_error_bytes(b"go \xff\xfe depth 1\n");
+    engine.expect_error_bytes(b"\xc3\x28\n");
+    let mut long = vec![b'a'; 200_000];
+    long.push(b'\n');
+    engine.expect_error_bytes(&long);
+    assert_eq!(engine.sfen(), base.to_sfen());
+    // After all that, a search still works.
+    engine.go(&base, "depth 2");
+    engine.quit();
+}
+
+#[test]
+fn illegal_moves_keep_the_legal_prefix() {
+    let mut engine = Engine::start();
+    let start = Position::startpos();
+    for (moves, legal) in [
+        ("5d5b", 0),
+        ("5d5c zz", 1),
+        ("5d5c 1b1c P*3c", 2),
+        ("5d5c 1b1c 5c5b 5c5a", 3),
+        ("5d5c 5d5c 1b1c", 1),
+        ("2A3A 9Z9Z", 1),
+    ] {
+        engine.send(&format!("position startpos moves {moves}"));
+        let line = engine.line();
+        assert!(line.starts_with("info string error: "), "{moves}: {line:?}");
+        let prefix: Vec<&str> = moves.split_whitespace().take(legal).collect();
+        let prefix: Vec<String> = prefix
+            .iter()
+            .scan(start.clone(), |pos, text| {
+                let mv = pos.parse_move(text).unwrap();
+                pos.make_move(mv);
+                Some(mv.to_string())
+            })
+            .collect();
+        let prefix: Vec<&str> = prefix.iter().map(String::as_str).collect();
+        assert_eq!(engine.sfen(), play(&start, &prefix).to_sfen(), "{moves}");
+    }
+    engine.quit();
+}
+
+#[test]
+fn commands_that_need_an_idle_engine_are_refused_while_searching() {
+    let mut engine = Engine::start();
+    let root = Position::startpos();
+    engine.send("position startpos");
+    engine.send("go infinite");
+    for line in [
+        "go depth 1",
+        "go mate 100",
+        "setoption name USI_Hash value 8",
+        "usinewgame",
+        "perft 1",
+    ] {
+        engine.send(line);
+        let answers = engine.lines_until(|l| l.starts_with("info string "));
+        let error = answers.last().unwrap();
+        assert!(
+            error.starts_with("info string error: "),
+            "{line}: {error:?}"
+        );
+        assert!(
+            answers.iter().all(|l| !l.starts_with("bestmove")),
+            "{answers:?}"
+        );
+    }
+    // Changing the position while searching is fine: the running search keeps its own.
+    engine.send("position startpos moves 5d5c");
+    engine.send("stop");
+    let lines = engine.lines_until(|l| l.starts_with("bestmove"));
+    check_bestmove(&root, lines.last().unwrap());
+    // Exactly one bestmove: nothing else follows.
+    engine.assert_ready();
+    // The new position is in effect for the next search.
+    engine.go(&play(&root, &["5d5c"]), "depth 1");
+    engine.quit();
+}
+
+#[test]
+fn gameover_stops_a_ponder_search() {
+    let mut engine = Engine::start();
+    engine.send("position startpos");
+    engine.send("go ponder");
+    thread::sleep(Duration::from_millis(50));
+    engine.send("gameover lose");
+    let lines = engine.lines_until(|l| l.starts_with("bestmove"));
+    check_bestmove(&Position::startpos(), lines.last().unwrap());
+    engine.send("usinewgame");
+    engine.assert_ready();
+    engine.quit();
+}
+
+#[test]
+fn output_lines_never_interleave() {
+    let mut engine = Engine::start();
+    engine.send("position startpos");
+    engine.send("go movetime 300");
+    for _ in 0..200 {
+        engine.send("isready");
+    }
+    let lines = engine.lines_until(|l| l.starts_with("bestmove"));
+    let mut readyoks = lines.iter().filter(|l| *l == "readyok").count();
+    for line in &lines {
+        assert!(
+            line == "readyok" || line.starts_with("info ") || line.starts_with("bestmove "),
+            "garbled line {line:?}"
+        );
+        if line.starts_with("info ") {
+            check_info_line(&Position::startpos(), line);
+        }
+    }
+    while readyoks < 200 {
+        assert_eq!(engine.line(), "readyok");
+        readyoks += 1;
+    }
+    engine.quit();
+}
