@@ -245,3 +245,53 @@ fn sprt_stops_the_match_once_decided() {
     assert!(report.contains("H1 accepted"), "{report}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn deeper_search_wins_clearly() {
+    // Our own engine at depth 4 against itself at depth 1, over the first 10 built-in openings
+    // with both colours.
+    let ours = format!("'{ENGINE}' usi");
+    let dir = out_dir("strength");
+    let output = run_match(&[
+        "--engine",
+        &ours,
+        "--engine-limit",
+        "depth=4",
+        "--engine-name",
+        "depth 4",
+        "--engine",
+        &ours,
+        "--engine-limit",
+        "depth=1",
+        "--engine-name",
+        "depth 1",
+        "--games",
+        "20",
+        "--movetime",
+        "10",
+        "--concurrency",
+        "2",
+        "--out",
+        dir.to_str().unwrap(),
+        "--quiet",
+    ]);
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let s = summary(&dir);
+    assert_eq!(s["games"], 20);
+    let points = s["points"].as_f64().unwrap();
+    assert!(
+        points >= 15.0,
+        "depth 4 scored only {points}/20: {}",
+        String::from_utf8_lossy(&output.stdout)
+    );
+    // Nothing but the rules decided these games.
+    let terminations = s["terminations"].as_object().unwrap();
+    for label in ["illegal move", "unparsable move", "time forfeit", "crash"] {
+        assert!(!terminations.contains_key(label), "{terminations:?}");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
