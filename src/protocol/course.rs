@@ -9,7 +9,7 @@ use std::time::Duration;
 
 use crate::protocol::usi::evaluator;
 use crate::search::{Limits, SearchControl, SearchOptions, Searcher};
-use crate::shogi::{Color, Game, GameStatus, Move};
+use crate::shogi::{Color, Game, GameStatus, Move, PieceKind, Position, Square};
 
 /// The course's draw: 150 plies with no result.
 pub const COURSE_MAX_PLIES: u32 = 150;
@@ -63,12 +63,53 @@ impl<R: BufRead> Tokens<R> {
     }
 }
 
+/// The board in the course's frame for a person at a terminal: columns A–E, rows 5 (gote's
+/// back rank, at the top) to 1, gote's pieces marked `v`.
+pub fn course_board(pos: &Position) -> String {
+    let hand = |color: Color| {
+        let parts: Vec<String> = PieceKind::HAND
+            .iter()
+            .rev()
+            .filter(|&&k| pos.hand(color).count(k) > 0)
+            .map(|&k| match pos.hand(color).count(k) {
+                1 => format!("{}({})", k.kanji(), k.course_code()),
+                n => format!("{}({})x{n}", k.kanji(), k.course_code()),
+            })
+            .collect();
+        if parts.is_empty() {
+            "-".to_string()
+        } else {
+            parts.join(" ")
+        }
+    };
+    let mut s = format!(
+        "gote hand: {}\n     A  B  C  D  E\n   +---------------+\n",
+        hand(Color::Gote)
+    );
+    for rank in 0..5u8 {
+        s.push_str(&format!(" {} |", 5 - rank));
+        for file in (1..=5u8).rev() {
+            match pos.piece_at(Square::new(file, rank)) {
+                None => s.push_str(" ・"),
+                Some(piece) => {
+                    s.push(if piece.color == Color::Gote { 'v' } else { ' ' });
+                    s.push(piece.kind.kanji());
+                }
+            }
+        }
+        s.push_str("|\n");
+    }
+    s.push_str("   +---------------+\n");
+    s.push_str(&format!("sente hand: {}", hand(Color::Sente)));
+    s
+}
+
 fn show_move(game: &Game, mover: &str, mv: Move) {
     eprintln!(
-        "\n{} {mover}: {} ({mv})\n{}",
+        "\nply {} {mover}: {}\n{}",
         game.plies(),
         mv.course(),
-        game.position()
+        course_board(game.position())
     );
 }
 
@@ -87,7 +128,7 @@ pub fn play_course(
         pending: VecDeque::new(),
     };
     if show {
-        eprintln!("{}", game.position());
+        eprintln!("{}", course_board(game.position()));
     }
     loop {
         if let Some(line) = verdict(game.status(), engine) {
@@ -123,9 +164,6 @@ pub fn play_course(
                 }
                 Err(e) => {
                     log::warn!("opponent loses: {e}");
-                    if show {
-                        eprintln!("opponent loses: {e}");
-                    }
                     writeln!(output, "{YOU_LOSE}")?;
                     output.flush()?;
                     return Ok(CourseOutcome::Verdict(YOU_LOSE));
@@ -230,7 +268,6 @@ pub fn run(args: &PlayArgs) -> Result<(), String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::shogi::Position;
 
     /// Plays scripted USI moves, then the first legal move.
     struct Scripted(VecDeque<String>);
@@ -309,6 +346,19 @@ mod tests {
         assert_eq!(only.len(), 1);
         assert_eq!(only[0].course(), "1BKK");
         assert_eq!(only[0].to_string(), "B*4e");
+    }
+
+    #[test]
+    fn board_for_people_uses_course_coordinates() {
+        let pos = Position::from_sfen("rbsgk/4p/5/P4/KGSB1 b R 1").unwrap();
+        let board = course_board(&pos);
+        let lines: Vec<&str> = board.lines().collect();
+        assert_eq!(lines[1], "     A  B  C  D  E");
+        assert_eq!(lines[3], " 5 |v飛v角v銀v金v玉|");
+        assert_eq!(lines[7], " 1 | 玉 金 銀 角 ・|");
+        assert_eq!(lines[9], "sente hand: 飛(HI)");
+        // 1A is sente's king, as in the course notation.
+        assert_eq!(pos.parse_course_move("1A2B").unwrap().to_string(), "5e4d");
     }
 
     #[test]
