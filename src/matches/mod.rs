@@ -13,6 +13,7 @@ pub mod stats;
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
+use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Mutex, mpsc};
@@ -355,22 +356,38 @@ pub fn run_match(config: &MatchConfig) -> Result<MatchSummary, MatchError> {
         }
         drop(sender);
         let mut pair_points: BTreeMap<usize, f64> = BTreeMap::new();
+        // games.txt grows by one complete line per game as games finish (so a stopped match
+        // keeps its records), and is rewritten in game order at the end.
         let mut usi_lines: BTreeMap<usize, String> = BTreeMap::new();
+        let mut games_file = match &config.out_dir {
+            Some(dir) => {
+                let path = dir.join("games.txt");
+                let file = std::fs::File::create(&path).map_err(|source| MatchError::Output {
+                    path: path.clone(),
+                    source,
+                })?;
+                Some((path, file))
+            }
+            None => None,
+        };
         for finished in receiver {
             record_game(config, &mut summary, &finished, &mut pair_points);
             let game = summary.game_list.last().expect("just recorded").clone();
             if let Some(dir) = &config.out_dir {
                 let kif_path = dir.join("kif").join(format!("game-{:04}.kif", game.number));
                 write_atomic(&kif_path, kif_text(&finished.record).as_bytes())?;
-                usi_lines.insert(
-                    game.number,
-                    format!(
-                        "{} {} vs {}: {} {}; {}\n",
-                        game.number, game.sente, game.gote, game.result, game.termination, game.usi
-                    ),
+                let line = format!(
+                    "{} {} vs {}: {} {}; {}\n",
+                    game.number, game.sente, game.gote, game.result, game.termination, game.usi
                 );
-                let text: String = usi_lines.values().map(String::as_str).collect();
-                write_atomic(&dir.join("games.txt"), text.as_bytes())?;
+                if let Some((path, file)) = &mut games_file {
+                    file.write_all(line.as_bytes())
+                        .map_err(|source| MatchError::Output {
+                            path: path.clone(),
+                            source,
+                        })?;
+                }
+                usi_lines.insert(game.number, line);
             }
             if config.progress {
                 eprintln!(
@@ -386,6 +403,10 @@ pub fn run_match(config: &MatchConfig) -> Result<MatchSummary, MatchError> {
                     summary.standing()
                 );
             }
+        }
+        if let Some((path, _)) = games_file {
+            let text: String = usi_lines.values().map(String::as_str).collect();
+            write_atomic(&path, text.as_bytes())?;
         }
         Ok(())
     })?;
