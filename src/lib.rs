@@ -2,6 +2,7 @@
 
 pub mod fileio;
 pub mod matches;
+pub mod nn;
 pub mod protocol;
 pub mod search;
 pub mod shogi;

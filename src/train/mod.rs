@@ -2,3 +2,4 @@
 
 pub mod matedata;
 pub mod packed;
+pub mod pretrain;

@@ -1,0 +1,350 @@
+//! Neural evaluation: 361 features → dense layers → sigmoid win probability of the side to move.
+//!
+//! - [`features`]: the feature layout and extraction from a [`Position`].
+//! - [`network`]: the ndarray reference network (forward, backward), used for training.
+//! - [`train`]: datasets, optimisers (SGD with momentum, Adam), weight decay, BCE/MSE.
+//! - [`weights`]: the weights file format (header, checksum, atomic save).
+//! - [`fast`]: the allocation-free sparse inference path for the search.
+//!
+//! See `docs/nn.md` for the measured speed and the choice of the default shape.
+
+pub mod fast;
+pub mod features;
+pub mod network;
+pub mod train;
+pub mod weights;
+
+pub use fast::{FAST_MAX_WIDTH, FastNet};
+pub use features::{FEATURE_SET_ID, Features, NUM_FEATURES};
+pub use network::{Activation, Dense, Gradients, Loss, Network, ShapeError, sigmoid};
+pub use train::{Dataset, EpochStats, EvalStats, Optimizer, TrainConfig, TrainError, Trainer};
+pub use weights::{WeightsError, load_from_path, save_to_path};
+
+use crate::shogi::Position;
+use std::fmt::Write as _;
+use std::ops::Range;
+use std::path::Path;
+
+/// Default layer sizes; `docs/nn.md` records the speed/accuracy measurements behind them.
+pub const DEFAULT_SIZES: [usize; 4] = [NUM_FEATURES, 64, 32, 1];
+pub const DEFAULT_ACTIVATION: Activation = Activation::Relu;
+/// Seed of the random initialisation used while no trained weights are embedded.
+pub const DEFAULT_INIT_SEED: u64 = 0x55_5555;
+
+/// Largest evaluation in centipawns; mate scores live outside this range.
+pub const EVAL_CP_LIMIT: i32 = 9_000;
+/// Scale of the logistic mapping: `cp = 600 · ln(p / (1 − p))`.
+pub const CP_PER_LOGIT: f32 = 600.0;
+
+/// Trained weights compiled into the binary. `None` until the project's pretraining command
+/// produces weights fit for play; then `Some(include_bytes!("../../weights/default.bin"))`.
+/// (A network trained on the mate set alone was tried and not shipped: it rates the start
+/// position as won, logit 27; see `weights/README.md`.)
+const EMBEDDED_WEIGHTS: Option<&[u8]> = None;
+
+/// Centipawn score for USI from a win probability, clamped to ±[`EVAL_CP_LIMIT`].
+pub fn cp_from_prob(p: f32) -> i32 {
+    if p.is_nan() {
+        return 0;
+    }
+    let p = p.clamp(1e-7, 1.0 - 1e-7) as f64;
+    cp_from_logit((p / (1.0 - p)).ln() as f32)
+}
+
+/// Centipawn score from the network's output logit (`ln(p/(1−p))`), clamped. Cheaper and more
+/// precise than going through the probability.
+pub fn cp_from_logit(z: f32) -> i32 {
+    if z.is_nan() {
+        return 0;
+    }
+    let cp = (CP_PER_LOGIT * z).round();
+    cp.clamp(-(EVAL_CP_LIMIT as f32), EVAL_CP_LIMIT as f32) as i32
+}
+
+/// The network shipped with the engine: the embedded trained weights if there are any,
+/// otherwise a random initialisation of [`DEFAULT_SIZES`] with [`DEFAULT_INIT_SEED`]
+/// (deterministic, but untrained: it plays no better than chance).
+pub fn default_network() -> Network {
+    if let Some(bytes) = EMBEDDED_WEIGHTS {
+        match weights::decode(bytes) {
+            Ok(net) => return net,
+            Err(e) => log::error!("embedded weights unusable ({e}); using random weights"),
+        }
+    } else {
+        log::warn!("no trained weights embedded; evaluating with random (untrained) weights");
+    }
+    Network::new(&DEFAULT_SIZES, DEFAULT_ACTIVATION, DEFAULT_INIT_SEED)
+        .expect("default sizes are valid")
+}
+
+/// True when [`default_network`] returns trained, embedded weights.
+pub fn has_embedded_weights() -> bool {
+    EMBEDDED_WEIGHTS.is_some()
+}
+
+/// The evaluator an engine holds: the network plus its fast form. Loading a file replaces both
+/// only when the whole file is valid, so a failed `EvalFile` keeps the current weights.
+#[derive(Clone, Debug)]
+pub struct Evaluator {
+    net: Network,
+    fast: FastNet,
+    source: String,
+}
+
+impl Evaluator {
+    pub fn new(net: Network, source: impl Into<String>) -> Result<Evaluator, ShapeError> {
+        let fast = FastNet::from_network(&net)?;
+        Ok(Evaluator {
+            net,
+            fast,
+            source: source.into(),
+        })
+    }
+
+    /// The default network (see [`default_network`]).
+    pub fn with_default_network() -> Evaluator {
+        let source = if has_embedded_weights() {
+            "embedded"
+        } else {
+            "random-init"
+        };
+        Evaluator::new(default_network(), source).expect("default network fits the fast path")
+    }
+
+    /// Loads a weights file; on any error the current weights stay in place.
+    pub fn load(&mut self, path: impl AsRef<Path>) -> Result<(), WeightsError> {
+        let path = path.as_ref();
+        let net = load_from_path(path)?;
+        let fast = FastNet::from_network(&net).map_err(WeightsError::Shape)?;
+        log::info!(
+            "loaded weights {} (sizes {:?}, {})",
+            path.display(),
+            net.sizes(),
+            net.hidden_activation().name()
+        );
+        self.net = net;
+        self.fast = fast;
+        self.source = path.display().to_string();
+        Ok(())
+    }
+
+    /// Win probability of the side to move.
+    #[inline]
+    pub fn evaluate(&self, pos: &Position) -> f32 {
+        self.fast.evaluate(pos)
+    }
+
+    /// Output logit `ln(p / (1 − p))` of the side to move.
+    #[inline]
+    pub fn evaluate_logit(&self, pos: &Position) -> f32 {
+        self.fast.evaluate_logit(pos)
+    }
+
+    /// Centipawn score of the side to move.
+    #[inline]
+    pub fn evaluate_cp(&self, pos: &Position) -> i32 {
+        cp_from_logit(self.fast.evaluate_logit(pos))
+    }
+
+    pub fn network(&self) -> &Network {
+        &self.net
+    }
+
+    pub fn fast(&self) -> &FastNet {
+        &self.fast
+    }
+
+    /// Where the weights came from: a path, `embedded` or `random-init`.
+    pub fn source(&self) -> &str {
+        &self.source
+    }
+}
+
+/// The feature groups the evaluation report breaks the score into.
+pub fn feature_groups() -> Vec<(String, Range<usize>)> {
+    use features::*;
+    let mut g = Vec::new();
+    for (side, name) in [(0, "own"), (1, "opp")] {
+        for (group, gname) in GROUP_NAMES.iter().enumerate() {
+            let start = attack_index(side, group, 0);
+            g.push((format!("{name} {gname} attacks"), start..start + 25));
+        }
+    }
+    for (side, name) in [(0, "own"), (1, "opp")] {
+        let start = presence_index(side, 0);
+        g.push((format!("{name} piece presence"), start..start + 25));
+    }
+    for (side, name) in [(0, "own"), (1, "opp")] {
+        let start = hand_index(side, 0);
+        g.push((format!("{name} hand"), start..start + 5));
+    }
+    g.push((
+        "side to move".to_string(),
+        SIDE_TO_MOVE_INDEX..SIDE_TO_MOVE_INDEX + 1,
+    ));
+    g
+}
+
+/// Text report for `engine eval`: win probability, cp, and each feature group's contribution,
+/// measured by ablation: the change in cp when that group's inputs are set to zero.
+pub fn eval_report(net: &Network, pos: &Position) -> String {
+    let f = Features::from_position(pos);
+    let x = f.to_f32();
+    let z = net.logit(&x);
+    let p = sigmoid(z);
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "side to move: {:?}\nwin probability: {p:.4}\ncp: {}\nnetwork: {:?} {}",
+        pos.side_to_move(),
+        cp_from_logit(z),
+        net.sizes(),
+        net.hidden_activation().name()
+    );
+    let _ = writeln!(
+        out,
+        "contribution by feature group (cp lost when the group is zeroed; active inputs):"
+    );
+    for (name, range) in feature_groups() {
+        let active = range.clone().filter(|&i| f.get(i) != 0).count();
+        let mut ablated = x.clone();
+        ablated[range].iter_mut().for_each(|v| *v = 0.0);
+        let dz = z - net.logit(&ablated);
+        let _ = writeln!(
+            out,
+            "  {name:<34} {:>+7.0} cp  ({active} active)",
+            CP_PER_LOGIT * dz
+        );
+    }
+    out
+}
+
+#[cfg(test)]
+pub(crate) mod test_util {
+    use crate::shogi::Position;
+    use rand::rngs::StdRng;
+    use rand::{Rng, SeedableRng};
+
+    /// `n` positions from seeded random playouts over legal moves (every position along each
+    /// game, games of up to 120 plies, ending early at mate).
+    pub fn random_positions(n: usize, seed: u64) -> Vec<Position> {
+        let mut rng = StdRng::seed_from_u64(seed);
+        let mut out = Vec::with_capacity(n);
+        while out.len() < n {
+            let mut pos = Position::startpos();
+            let plies = rng.gen_range(1..120);
+            for _ in 0..plies {
+                let moves = pos.legal_moves();
+                if moves.is_empty() || out.len() >= n {
+                    break;
+                }
+                let mv = moves.as_slice()[rng.gen_range(0..moves.len())];
+                pos.make_move(mv);
+                out.push(pos.clone());
+            }
+        }
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::shogi::{Color, Piece, PieceKind, Square};
+
+    #[test]
+    fn cp_mapping() {
+        assert_eq!(cp_from_prob(0.5), 0);
+        // 600 · ln(0.75 / 0.25) = 600 · ln 3 = 659.2
+        assert_eq!(cp_from_prob(0.75), 659);
+        assert_eq!(cp_from_prob(0.25), -659);
+        assert_eq!(cp_from_prob(1.0), EVAL_CP_LIMIT);
+        assert_eq!(cp_from_prob(0.0), -EVAL_CP_LIMIT);
+        assert_eq!(cp_from_prob(f32::NAN), 0);
+        assert_eq!(cp_from_logit(1.0), 600);
+        assert_eq!(cp_from_logit(1e9), EVAL_CP_LIMIT);
+    }
+
+    #[test]
+    fn default_network_is_deterministic_and_fits_fast_path() {
+        let a = default_network();
+        let b = default_network();
+        assert_eq!(a, b);
+        let random = Network::new(&DEFAULT_SIZES, DEFAULT_ACTIVATION, DEFAULT_INIT_SEED).unwrap();
+        assert_eq!(random.sizes(), DEFAULT_SIZES.to_vec());
+        let ev = Evaluator::with_default_network();
+        let p = ev.evaluate(&Position::startpos());
+        assert!(p > 0.0 && p < 1.0);
+    }
+
+    #[test]
+    fn feature_groups_cover_every_input_once() {
+        let mut seen = [0u8; NUM_FEATURES];
+        for (_, r) in feature_groups() {
+            for i in r {
+                seen[i] += 1;
+            }
+        }
+        assert!(seen.iter().all(|&c| c == 1));
+        assert_eq!(feature_groups().len(), 17);
+    }
+
+    #[test]
+    fn eval_report_contents() {
+        let net = Network::new(&[NUM_FEATURES, 16, 1], Activation::Relu, 5).unwrap();
+        let mut pos = Position::empty();
+        pos.put_piece(Square::new(5, 4), Piece::new(Color::Sente, PieceKind::King));
+        pos.put_piece(Square::new(1, 0), Piece::new(Color::Gote, PieceKind::King));
+        pos.set_hand_count(Color::Sente, PieceKind::Rook, 1);
+        let report = eval_report(&net, &pos);
+        let p = net.predict(&Features::from_position(&pos).to_f32());
+        assert!(
+            report.contains(&format!("win probability: {p:.4}")),
+            "{report}"
+        );
+        assert!(
+            report.contains(&format!("cp: {}", cp_from_prob(p))),
+            "{report}"
+        );
+        assert!(report.contains("own hand"), "{report}");
+        // The kings are the only attackers; the absent groups contribute exactly nothing.
+        let line = report
+            .lines()
+            .find(|l| l.contains("own rook+dragon attacks"))
+            .unwrap();
+        assert!(line.contains("+0 cp") || line.contains("-0 cp"), "{line}");
+        assert!(line.contains("(0 active)"), "{line}");
+        assert_eq!(report.lines().count(), 5 + 17);
+    }
+
+    #[test]
+    fn failed_load_keeps_current_weights() {
+        let dir = std::env::temp_dir().join(format!("nn-evaluator-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let good = Network::new(&[NUM_FEATURES, 8, 1], Activation::Relu, 9).unwrap();
+        let good_path = dir.join("good.bin");
+        save_to_path(&good, &good_path).unwrap();
+        let bad_path = dir.join("bad.bin");
+        let mut bytes = weights::encode(&good);
+        let mid = bytes.len() / 2;
+        bytes[mid] ^= 0x40;
+        std::fs::write(&bad_path, &bytes).unwrap();
+
+        let mut ev = Evaluator::with_default_network();
+        let pos = Position::startpos();
+        ev.load(&good_path).unwrap();
+        assert_eq!(ev.network(), &good);
+        let before = ev.evaluate(&pos);
+        let err = ev.load(&bad_path).unwrap_err();
+        assert!(
+            matches!(err, WeightsError::ChecksumMismatch { .. }),
+            "{err}"
+        );
+        let err = ev.load(dir.join("missing.bin")).unwrap_err();
+        assert!(matches!(err, WeightsError::Io { .. }), "{err}");
+        assert_eq!(ev.network(), &good);
+        assert_eq!(ev.evaluate(&pos), before);
+        assert_eq!(ev.source(), good_path.display().to_string());
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}

@@ -1,0 +1,276 @@
+//! `engine pretrain`: builds (or reloads) the mate / pre-mate data set and trains the network on
+//! it, as the seed does before reinforcement learning: mated positions are worth 0 to the side
+//! to move, positions with a mating move are worth 1.
+
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use indicatif::{ProgressBar, ProgressStyle};
+
+use super::matedata::{self, MateGenConfig, MateSample};
+use crate::fileio;
+use crate::nn::{self, Activation, Dataset, Features, Network, Optimizer, TrainConfig, Trainer};
+
+#[derive(clap::Args, Debug, Clone)]
+pub struct PretrainArgs {
+    /// Positions in the data set, half mated and half one move before mate.
+    #[arg(long, default_value_t = 360_000)]
+    pub positions: usize,
+    /// Data set file: loaded if it exists (and holds enough positions), else built and saved.
+    #[arg(long, default_value = "data/mate.bin")]
+    pub data: PathBuf,
+    /// Build the data set anew even if the data file exists.
+    #[arg(long)]
+    pub regenerate: bool,
+    /// Weights file to write (atomically, after every epoch). Metrics go beside it as .csv.
+    #[arg(long, default_value = "weights/pretrained.bin")]
+    pub out: PathBuf,
+    #[arg(long, default_value_t = 8)]
+    pub epochs: usize,
+    #[arg(long, default_value_t = 256)]
+    pub batch_size: usize,
+    #[arg(long, default_value_t = 1e-3)]
+    pub lr: f32,
+    /// Learning-rate factor applied after every epoch.
+    #[arg(long, default_value_t = 0.7)]
+    pub lr_decay: f32,
+    /// `adam` or `sgd` (momentum 0.9).
+    #[arg(long, default_value = "adam")]
+    pub optimizer: String,
+    #[arg(long, default_value_t = 0.0)]
+    pub weight_decay: f32,
+    /// Seed for data generation, initialisation and shuffling.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Worker threads (0 = all cores).
+    #[arg(long, default_value_t = 0)]
+    pub threads: usize,
+    /// Hidden layer sizes, e.g. `64,32`: the network is 361 → hidden… → 1.
+    #[arg(long, default_value = "64,32")]
+    pub arch: String,
+    /// Share of the data held out for validation.
+    #[arg(long, default_value_t = 0.05)]
+    pub val_fraction: f64,
+}
+
+/// Results of a run, for the caller and for tests.
+#[derive(Debug, Clone)]
+pub struct PretrainReport {
+    pub positions: usize,
+    pub generation_seconds: Option<f64>,
+    pub final_val_accuracy: f64,
+    pub final_val_bce: f64,
+    pub train_positions_per_second: f64,
+}
+
+/// Parses `128,32` into the full layer sizes `[361, 128, 32, 1]`.
+pub fn parse_arch(arch: &str) -> Result<Vec<usize>, String> {
+    let mut sizes = vec![nn::NUM_FEATURES];
+    for part in arch.split(',').map(str::trim).filter(|p| !p.is_empty()) {
+        let n: usize = part
+            .parse()
+            .map_err(|_| format!("bad layer size '{part}' in --arch '{arch}'"))?;
+        if n == 0 {
+            return Err(format!("layer size 0 in --arch '{arch}'"));
+        }
+        sizes.push(n);
+    }
+    sizes.push(1);
+    Ok(sizes)
+}
+
+fn parse_optimizer(name: &str) -> Result<Optimizer, String> {
+    match name.to_ascii_lowercase().as_str() {
+        "adam" => Ok(Optimizer::adam()),
+        "sgd" => Ok(Optimizer::sgd()),
+        other => Err(format!(
+            "unknown optimizer '{other}' (expected adam or sgd)"
+        )),
+    }
+}
+
+fn bar(len: u64, template: &str) -> ProgressBar {
+    let pb = ProgressBar::new(len);
+    if let Ok(style) = ProgressStyle::with_template(template) {
+        pb.set_style(style.progress_chars("=> "));
+    }
+    pb
+}
+
+/// Loads the data set from `args.data`, or builds and saves it. Returns the samples and the
+/// generation time when it was built.
+fn obtain_data(args: &PretrainArgs) -> Result<(Vec<MateSample>, Option<f64>), String> {
+    if !args.regenerate && args.data.exists() {
+        let samples = matedata::load(&args.data).map_err(|e| {
+            format!("{e} (delete the file or pass --regenerate to build a new data set)")
+        })?;
+        if samples.len() >= args.positions {
+            log::info!(
+                "loaded {} positions from {}",
+                samples.len(),
+                args.data.display()
+            );
+            let mut samples = samples;
+            samples.truncate(args.positions);
+            return Ok((samples, None));
+        }
+        log::info!(
+            "{} holds {} positions, {} wanted: building a new data set",
+            args.data.display(),
+            samples.len(),
+            args.positions
+        );
+    }
+    let pb = bar(
+        args.positions as u64,
+        "building data {bar:40} {pos}/{len} positions ({elapsed})",
+    );
+    let start = Instant::now();
+    let config = MateGenConfig {
+        positions: args.positions,
+        seed: args.seed,
+    };
+    let samples = matedata::generate(&config, |done, _| pb.set_position(done as u64));
+    let seconds = start.elapsed().as_secs_f64();
+    pb.finish_and_clear();
+    log::info!("built {} positions in {seconds:.1} s", samples.len());
+    if let Some(dir) = args.data.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    }
+    matedata::save(&args.data, &samples).map_err(|e| e.to_string())?;
+    Ok((samples, Some(seconds)))
+}
+
+fn to_dataset(samples: &[MateSample]) -> Result<Dataset, String> {
+    let mut data = Dataset::with_capacity(nn::NUM_FEATURES, samples.len());
+    let mut features = Features::default();
+    for (i, s) in samples.iter().enumerate() {
+        let pos = s
+            .position
+            .unpack()
+            .ok_or_else(|| format!("sample {i} holds an invalid position"))?;
+        features.extract(&pos);
+        data.push(features.values(), s.target);
+    }
+    Ok(data)
+}
+
+/// Runs the whole job: data, training, weights and metrics.
+pub fn run(args: &PretrainArgs) -> Result<PretrainReport, String> {
+    if args.positions < 10 {
+        return Err(format!("--positions {} is too small", args.positions));
+    }
+    if !(0.0..0.9).contains(&args.val_fraction) {
+        return Err(format!(
+            "--val-fraction {} must be in [0, 0.9)",
+            args.val_fraction
+        ));
+    }
+    if args.threads > 0 {
+        // Fails only if a pool exists already (tests run several jobs in one process).
+        let _ = rayon::ThreadPoolBuilder::new()
+            .num_threads(args.threads)
+            .build_global();
+    }
+    let sizes = parse_arch(&args.arch)?;
+    let optimizer = parse_optimizer(&args.optimizer)?;
+    let (samples, generation_seconds) = obtain_data(args)?;
+    let mut train = to_dataset(&samples)?;
+    let val = train.split_off_fraction(args.val_fraction);
+    log::info!(
+        "training {:?} on {} positions, validating on {}",
+        sizes,
+        train.len(),
+        val.len()
+    );
+
+    let net = Network::new(&sizes, Activation::Relu, args.seed).map_err(|e| e.to_string())?;
+    let config = TrainConfig {
+        learning_rate: args.lr,
+        optimizer,
+        weight_decay: args.weight_decay,
+        batch_size: args.batch_size,
+        seed: args.seed,
+        ..TrainConfig::default()
+    };
+    let mut trainer = Trainer::new(net, config).map_err(|e| e.to_string())?;
+    if let Some(dir) = args.out.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    }
+    let metrics_path = args.out.with_extension("csv");
+    let mut csv = String::from(
+        "epoch,learning_rate,train_loss,val_bce,val_mse,val_accuracy,seconds,positions_per_second\n",
+    );
+    let pb = bar(
+        args.epochs as u64,
+        "training {bar:30} epoch {pos}/{len} {msg} ({elapsed})",
+    );
+    let mut lr = args.lr;
+    let mut report = PretrainReport {
+        positions: samples.len(),
+        generation_seconds,
+        final_val_accuracy: 0.0,
+        final_val_bce: f64::NAN,
+        train_positions_per_second: 0.0,
+    };
+    for epoch in 1..=args.epochs {
+        trainer.set_learning_rate(lr);
+        let stats = trainer.train_epoch(&train).map_err(|e| e.to_string())?;
+        let eval_data = if val.is_empty() { &train } else { &val };
+        let v = nn::train::evaluate(trainer.network(), eval_data);
+        let _ = writeln!(
+            csv,
+            "{epoch},{lr},{:.6},{:.6},{:.6},{:.5},{:.2},{:.0}",
+            stats.loss,
+            v.bce,
+            v.mse,
+            v.accuracy,
+            stats.seconds,
+            stats.positions_per_second()
+        );
+        pb.set_message(format!(
+            "loss {:.4} val-bce {:.4} val-acc {:.2}% ({:.0} pos/s)",
+            stats.loss,
+            v.bce,
+            v.accuracy * 100.0,
+            stats.positions_per_second()
+        ));
+        pb.inc(1);
+        // Checkpoint every epoch; both writes are atomic.
+        nn::save_to_path(trainer.network(), &args.out).map_err(|e| e.to_string())?;
+        fileio::write_atomic(&metrics_path, csv.as_bytes()).map_err(|e| e.to_string())?;
+        report.final_val_accuracy = v.accuracy;
+        report.final_val_bce = v.bce;
+        report.train_positions_per_second = stats.positions_per_second();
+        lr *= args.lr_decay;
+    }
+    pb.finish();
+    eprintln!(
+        "pretrain: {} positions, validation accuracy {:.2}%, bce {:.4}; weights {}, metrics {}",
+        report.positions,
+        report.final_val_accuracy * 100.0,
+        report.final_val_bce,
+        args.out.display(),
+        metrics_path.display()
+    );
+    Ok(report)
+}
+
+/// The default data file location relative to the current directory.
+pub fn default_data_path() -> &'static Path {
+    Path::new("data/mate.bin")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn arch_parses_into_full_sizes() {
+        assert_eq!(parse_arch("128,32").unwrap(), vec![361, 128, 32, 1]);
+        assert_eq!(parse_arch("").unwrap(), vec![361, 1]);
+        assert!(parse_arch("128,x").unwrap_err().contains("'x'"));
+        assert!(parse_arch("0").is_err());
+    }
+}
