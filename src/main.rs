@@ -23,6 +23,8 @@ enum Command {
     Match(engine::matches::cli::MatchArgs),
     /// A USI engine that plays uniformly random legal moves (a baseline opponent).
     Random(engine::matches::cli::RandomArgs),
+    /// Search a fixed set of positions to a fixed depth; prints `Bench: N nodes M nps`.
+    Bench(engine::search::bench::BenchArgs),
     /// Build the mate / pre-mate data set and train the network on it.
     Pretrain(engine::train::pretrain::PretrainArgs),
 }
@@ -38,6 +40,7 @@ fn main() -> ExitCode {
         Command::Play(args) => engine::protocol::course::run(&args),
         Command::Match(args) => engine::matches::cli::run(&args).map_err(|e| e.to_string()),
         Command::Random(args) => engine::matches::cli::run_random(&args).map_err(|e| e.to_string()),
+        Command::Bench(args) => engine::search::bench::run(&args),
         Command::Pretrain(args) => engine::train::pretrain::run(&args).map(|_| ()),
     };
     match result {

@@ -423,7 +423,7 @@ impl Session {
         let pos = self.game.position();
         self.out.line(&format!(
             "eval: {} cp for {} (side to move), by {}",
-            self.evaluator.evaluate(pos),
+            self.evaluator.evaluate_cp(pos),
             color_name(pos.side_to_move()),
             describe_eval_file(&self.eval_file)
         ));
