@@ -17,6 +17,12 @@ enum Command {
     Usi,
     /// Count the leaves of the legal move tree (move generator check and speed).
     Perft(engine::tools::perft::PerftArgs),
+    /// Play one game by the course protocol: 1 = the engine is sente, 0 = the opponent is.
+    Play(engine::protocol::course::PlayArgs),
+    /// Play a match between two USI engines, refereed by our rules.
+    Match(engine::matches::cli::MatchArgs),
+    /// A USI engine that plays uniformly random legal moves (a baseline opponent).
+    Random(engine::matches::cli::RandomArgs),
     /// Search a fixed set of positions to a fixed depth; prints `Bench: N nodes M nps`.
     Bench(engine::search::bench::BenchArgs),
     /// Show the network's evaluation of a position, by feature group.
@@ -33,6 +39,9 @@ fn main() -> ExitCode {
     let result = match cli.command.unwrap_or(Command::Usi) {
         Command::Usi => engine::protocol::usi::run_stdio().map_err(|e| e.to_string()),
         Command::Perft(args) => engine::tools::perft::run(&args),
+        Command::Play(args) => engine::protocol::course::run(&args),
+        Command::Match(args) => engine::matches::cli::run(&args).map_err(|e| e.to_string()),
+        Command::Random(args) => engine::matches::cli::run_random(&args).map_err(|e| e.to_string()),
         Command::Bench(args) => engine::search::bench::run(&args),
         Command::Eval(args) => engine::tools::eval::run(&args),
         Command::Pretrain(args) => engine::train::pretrain::run(&args).map(|_| ()),

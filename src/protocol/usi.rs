@@ -6,7 +6,7 @@
 //! nothing (an illegal move in `position … moves` keeps the legal prefix, as reported).
 
 mod command;
-mod evaluator;
+pub mod evaluator;
 mod input;
 mod options;
 mod output;
