@@ -82,6 +82,16 @@ pub fn has_embedded_weights() -> bool {
     EMBEDDED_WEIGHTS.is_some()
 }
 
+/// The evaluator the engine plays with by default (USI, course play, bench): the embedded
+/// trained network, or material counting in a build that embeds no trained weights.
+pub fn engine_evaluator() -> std::sync::Arc<dyn crate::search::Evaluator> {
+    if has_embedded_weights() {
+        std::sync::Arc::new(Evaluator::with_default_network())
+    } else {
+        std::sync::Arc::new(crate::search::MaterialEvaluator)
+    }
+}
+
 /// The search sees the network through its `Evaluator` trait; the cp score comes straight from
 /// the logit, skipping the round trip through the probability.
 impl crate::search::Evaluator for Evaluator {

@@ -101,6 +101,8 @@ pub fn run_bench(depth: Option<u32>) -> BenchResult {
         threads: 1,
         ..SearchOptions::default()
     });
+    // The engine's own default evaluator, so the signature covers what the engine plays with.
+    searcher.set_evaluator(crate::nn::engine_evaluator());
     let limits = Limits {
         depth: Some(depth),
         ..Limits::default()

@@ -4,16 +4,12 @@
 use std::sync::Arc;
 
 use crate::nn;
-use crate::search::{Evaluator, MaterialEvaluator};
+use crate::search::Evaluator;
 
 /// The evaluator used while `EvalFile` is empty: the embedded trained network, or material
 /// counting in a build that embeds no trained weights.
 pub fn builtin() -> Arc<dyn Evaluator> {
-    if nn::has_embedded_weights() {
-        Arc::new(nn::Evaluator::with_default_network())
-    } else {
-        Arc::new(MaterialEvaluator)
-    }
+    nn::engine_evaluator()
 }
 
 /// Loads the network weights at `path`. On error the caller keeps its current evaluator.
