@@ -19,6 +19,8 @@ enum Command {
     Perft(engine::tools::perft::PerftArgs),
     /// Build the mate / pre-mate data set and train the network on it.
     Pretrain(engine::train::pretrain::PretrainArgs),
+    /// Train the network by self-play (one-ply search, TD-style targets from the game's end).
+    Selfplay(engine::train::selfplay::SelfplayArgs),
 }
 
 fn main() -> ExitCode {
@@ -30,6 +32,7 @@ fn main() -> ExitCode {
         Command::Usi => engine::protocol::usi::run_stdio().map_err(|e| e.to_string()),
         Command::Perft(args) => engine::tools::perft::run(&args),
         Command::Pretrain(args) => engine::train::pretrain::run(&args).map(|_| ()),
+        Command::Selfplay(args) => engine::train::selfplay::run(&args).map(|_| ()),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
