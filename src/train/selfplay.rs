@@ -14,7 +14,7 @@
 
 use std::collections::VecDeque;
 use std::fmt::Write as _;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use indicatif::{ProgressBar, ProgressStyle};
@@ -27,7 +27,7 @@ use super::matedata::{self, MateSample};
 use crate::fileio;
 use crate::nn::{self, Dataset, FastNet, Features, Network, Optimizer, TrainConfig, Trainer};
 use crate::shogi::{
-    Color, Game, GameStatus, HistoryEntry, Move, Position, REPETITION_OCCURRENCES,
+    Color, Game, GameStatus, HistoryEntry, Move, PieceKind, Position, REPETITION_OCCURRENCES,
     repetition_verdict,
 };
 
@@ -88,9 +88,13 @@ pub struct SelfplayArgs {
     /// Play the progress match every this many iterations (and after the last).
     #[arg(long, default_value_t = 1)]
     pub eval_every: usize,
-    /// Opponent of the progress matches (default: the starting network).
+    /// Reference network of the progress matches (default: the starting network). The
+    /// network is also matched against a material-greedy one-ply player, a fixed yardstick.
     #[arg(long)]
     pub eval_opponent: Option<PathBuf>,
+    /// Also save the weights of every this many iterations as `<out>-NNNN.bin` (0 = never).
+    #[arg(long, default_value_t = 0)]
+    pub snapshot_every: usize,
     /// Seed of everything random: openings, move choice, sampling, shuffling.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
@@ -177,10 +181,43 @@ pub fn game_seed(seed: u64, iteration: u64, game: u64) -> u64 {
 /// Score (in logits, for the mover) of a move that ends the game by the rules.
 const DECISIVE_LOGIT: f32 = 30.0;
 
+/// Who chooses the moves of one side: a network, or the material-greedy baseline.
+#[derive(Clone, Copy, Debug)]
+pub enum Player<'a> {
+    Net(&'a FastNet),
+    /// One-ply material count (board and hands, `PieceKind::value`), ties broken at random: an
+    /// absolute yardstick that does not move with the networks being trained.
+    Material,
+}
+
+/// Material balance for the side to move, in pawns.
+fn material(pos: &Position) -> f32 {
+    let us = pos.side_to_move();
+    let mut total = 0;
+    for color in Color::ALL {
+        let sign = if color == us { 1 } else { -1 };
+        for sq in pos.pieces(color) {
+            if let Some(p) = pos.piece_at(sq).filter(|p| p.kind != PieceKind::King) {
+                total += sign * p.kind.value();
+            }
+        }
+        for kind in PieceKind::HAND {
+            total += sign * pos.hand(color).count(kind) as i32 * kind.value();
+        }
+    }
+    total as f32 / 100.0
+}
+
 /// The mover's score of every legal move: `−logit V(s')`, i.e. the logit of `1 − V(s')`, or
 /// ±[`DECISIVE_LOGIT`] where the move ends the game (mate, no legal move, or a 千日手 verdict —
-/// the rules are exact there, so the network is not asked).
-fn score_moves(net: &FastNet, game: &Game, moves: &[Move], features: &mut Features) -> Vec<f32> {
+/// the rules are exact there, so the evaluator is not asked).
+fn score_moves(
+    player: Player,
+    game: &Game,
+    moves: &[Move],
+    features: &mut Features,
+    rng: &mut SmallRng,
+) -> Vec<f32> {
     let pos = game.position();
     let mover = pos.side_to_move();
     let history = game.history();
@@ -216,8 +253,13 @@ fn score_moves(net: &FastNet, game: &Game, moves: &[Move], features: &mut Featur
                     };
                 }
             }
-            features.extract(&child);
-            -net.logit(features)
+            match player {
+                Player::Net(net) => {
+                    features.extract(&child);
+                    -net.logit(features)
+                }
+                Player::Material => -material(&child) + rng.r#gen::<f32>() * 0.01,
+            }
         })
         .collect()
 }
@@ -265,7 +307,7 @@ fn random_opening(game: &mut Game, random_plies: usize, rng: &mut SmallRng) {
 /// Plays one game to its end with `players[color]` choosing for each side.
 fn play_out(
     mut game: Game,
-    players: [&FastNet; 2],
+    players: [Player; 2],
     policy: Policy,
     rng: &mut SmallRng,
 ) -> (Game, Vec<Position>) {
@@ -280,8 +322,8 @@ fn play_out(
     }
     while !game.status().is_over() {
         let moves = game.position().legal_moves();
-        let net = players[game.position().side_to_move().index()];
-        let scores = score_moves(net, &game, &moves, &mut features);
+        let player = players[game.position().side_to_move().index()];
+        let scores = score_moves(player, &game, &moves, &mut features, rng);
         let mv = moves[choose(&scores, policy.temperature, rng)];
         game.play(mv).expect("chosen among legal moves");
         positions.push(game.position().clone());
@@ -302,7 +344,7 @@ pub fn play_selfplay_game(
     game.set_max_plies(Some(max_plies));
     let opening = rng.gen_range(0..=random_plies);
     random_opening(&mut game, opening, &mut rng);
-    let (game, positions) = play_out(game, [net, net], policy, &mut rng);
+    let (game, positions) = play_out(game, [Player::Net(net); 2], policy, &mut rng);
     let mut features = Features::new();
     let values = positions
         .iter()
@@ -369,8 +411,8 @@ impl MatchResult {
 /// and gote in the other. The openings depend on `seed` only, so matches of successive networks
 /// are played from the same positions.
 pub fn play_match(
-    candidate: &FastNet,
-    opponent: &FastNet,
+    candidate: Player,
+    opponent: Player,
     games: usize,
     max_plies: u32,
     seed: u64,
@@ -415,8 +457,8 @@ pub fn play_match(
     result
 }
 
-/// Figures of one iteration.
-#[derive(Clone, Debug)]
+/// Figures of one iteration. Iteration 0 is the starting network, measured before training.
+#[derive(Clone, Debug, Default)]
 pub struct IterationStats {
     pub iteration: usize,
     pub tally: GameTally,
@@ -425,7 +467,10 @@ pub struct IterationStats {
     pub train_loss: f64,
     pub generation_seconds: f64,
     pub train_seconds: f64,
+    /// Match against the reference network (the starting one unless `--eval-opponent`).
     pub eval: Option<MatchResult>,
+    /// Match against the material-greedy baseline.
+    pub material: Option<MatchResult>,
     pub seconds: f64,
 }
 
@@ -518,17 +563,17 @@ fn validate(args: &SelfplayArgs) -> Result<(), String> {
     Ok(())
 }
 
-fn load_network(path: &PathBuf, what: &str) -> Result<Network, String> {
+fn load_network(path: &Path, what: &str) -> Result<Network, String> {
     nn::load_from_path(path).map_err(|e| format!("{what} {}: {e}", path.display()))
 }
 
 const CSV_HEADER: &str = "iteration,games,positions,mate_positions,mean_plies,sente_wins,gote_wins,draws,\
-train_loss,eval_games,eval_wins,eval_losses,eval_draws,eval_score,generation_seconds,\
-generation_positions_per_second,train_seconds,seconds\n";
+train_loss,eval_games,eval_wins,eval_losses,eval_draws,eval_score,material_games,material_wins,\
+material_losses,material_draws,material_score,generation_seconds,generation_positions_per_second,\
+train_seconds,seconds\n";
 
-fn csv_line(s: &IterationStats) -> String {
-    let t = &s.tally;
-    let eval = match &s.eval {
+fn match_columns(m: &Option<MatchResult>) -> String {
+    match m {
         Some(m) => format!(
             "{},{},{},{},{:.4}",
             m.games,
@@ -538,9 +583,13 @@ fn csv_line(s: &IterationStats) -> String {
             m.score()
         ),
         None => ",,,,".to_string(),
-    };
+    }
+}
+
+fn csv_line(s: &IterationStats) -> String {
+    let t = &s.tally;
     format!(
-        "{},{},{},{},{:.2},{},{},{},{:.6},{eval},{:.2},{:.0},{:.2},{:.2}\n",
+        "{},{},{},{},{:.2},{},{},{},{:.6},{},{},{:.2},{:.0},{:.2},{:.2}\n",
         s.iteration,
         t.games,
         s.positions,
@@ -550,6 +599,8 @@ fn csv_line(s: &IterationStats) -> String {
         t.gote_wins,
         t.draws,
         s.train_loss,
+        match_columns(&s.eval),
+        match_columns(&s.material),
         s.generation_seconds,
         s.generation_positions_per_second(),
         s.train_seconds,
@@ -557,7 +608,77 @@ fn csv_line(s: &IterationStats) -> String {
     )
 }
 
-/// Runs the whole job: iterations of self-play and training, checkpoints, metrics.
+fn summary_line(s: &IterationStats, iterations: usize) -> String {
+    let t = &s.tally;
+    let mut line = if s.iteration == 0 {
+        "selfplay 0: starting network".to_string()
+    } else {
+        format!(
+            "selfplay {}/{iterations}: {} games, {} positions ({:.0}/s), mean {:.1} plies, \
+             sente/gote/draw {}/{}/{}, loss {:.4}",
+            s.iteration,
+            t.games,
+            s.positions,
+            s.generation_positions_per_second(),
+            t.mean_plies(),
+            t.sente_wins,
+            t.gote_wins,
+            t.draws,
+            s.train_loss
+        )
+    };
+    for (name, m) in [("reference", &s.eval), ("material", &s.material)] {
+        if let Some(m) = m {
+            let _ = write!(
+                line,
+                ", vs {name} {:.1}% (+{} -{} ={})",
+                100.0 * m.score(),
+                m.wins,
+                m.losses,
+                m.draws
+            );
+        }
+    }
+    line
+}
+
+/// The progress matches of `net`: against the reference network and the material baseline.
+fn progress_matches(
+    net: &Network,
+    reference: &FastNet,
+    args: &SelfplayArgs,
+) -> Result<(Option<MatchResult>, Option<MatchResult>), String> {
+    if args.eval_games == 0 {
+        return Ok((None, None));
+    }
+    let current = FastNet::from_network(net).map_err(|e| e.to_string())?;
+    let play = |opponent| {
+        play_match(
+            Player::Net(&current),
+            opponent,
+            args.eval_games,
+            args.max_plies,
+            args.seed,
+        )
+    };
+    Ok((
+        Some(play(Player::Net(reference))),
+        Some(play(Player::Material)),
+    ))
+}
+
+/// Path of the snapshot of `iteration` beside `out`: `weights/selfplay-0010.bin`.
+pub fn snapshot_path(out: &Path, iteration: usize) -> PathBuf {
+    let stem = out
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "selfplay".to_string());
+    out.with_file_name(format!("{stem}-{iteration:04}.bin"))
+}
+
+/// Runs the whole job: iterations of self-play and training, checkpoints, metrics. With
+/// `--iterations 0` it only measures the starting network (e.g. `--init A --eval-opponent B`
+/// compares two weights files).
 pub fn run(args: &SelfplayArgs) -> Result<SelfplayReport, String> {
     validate(args)?;
     if args.threads > 0 {
@@ -571,11 +692,11 @@ pub fn run(args: &SelfplayArgs) -> Result<SelfplayReport, String> {
         Some(path) => load_network(path, "--init")?,
         None => nn::default_network(),
     };
-    let opponent_net = match &args.eval_opponent {
+    let reference_net = match &args.eval_opponent {
         Some(path) => load_network(path, "--eval-opponent")?,
         None => start_net.clone(),
     };
-    let opponent = FastNet::from_network(&opponent_net).map_err(|e| e.to_string())?;
+    let reference = FastNet::from_network(&reference_net).map_err(|e| e.to_string())?;
     let mate_samples = if args.mate_share > 0.0 && args.mate_data.exists() {
         let s = matedata::load(&args.mate_data).map_err(|e| e.to_string())?;
         log::info!(
@@ -615,6 +736,20 @@ pub fn run(args: &SelfplayArgs) -> Result<SelfplayReport, String> {
     let mut report = SelfplayReport {
         iterations: Vec::new(),
     };
+
+    // Iteration 0: where the starting network stands.
+    let started = Instant::now();
+    let (eval, material) = progress_matches(trainer.network(), &reference, args)?;
+    let baseline = IterationStats {
+        eval,
+        material,
+        seconds: started.elapsed().as_secs_f64(),
+        ..IterationStats::default()
+    };
+    csv.push_str(&csv_line(&baseline));
+    fileio::write_atomic(&metrics_path, csv.as_bytes()).map_err(|e| e.to_string())?;
+    eprintln!("{}", summary_line(&baseline, args.iterations));
+    report.iterations.push(baseline);
 
     for iteration in 1..=args.iterations {
         let started = Instant::now();
@@ -669,20 +804,15 @@ pub fn run(args: &SelfplayArgs) -> Result<SelfplayReport, String> {
         }
         let train_seconds = train_started.elapsed().as_secs_f64();
         nn::save_to_path(trainer.network(), &args.out).map_err(|e| e.to_string())?;
+        if args.snapshot_every > 0 && iteration % args.snapshot_every == 0 {
+            nn::save_to_path(trainer.network(), snapshot_path(&args.out, iteration))
+                .map_err(|e| e.to_string())?;
+        }
 
-        let eval = if args.eval_games > 0
-            && (iteration % args.eval_every == 0 || iteration == args.iterations)
-        {
-            let current = FastNet::from_network(trainer.network()).map_err(|e| e.to_string())?;
-            Some(play_match(
-                &current,
-                &opponent,
-                args.eval_games,
-                args.max_plies,
-                args.seed,
-            ))
+        let (eval, material) = if iteration % args.eval_every == 0 || iteration == args.iterations {
+            progress_matches(trainer.network(), &reference, args)?
         } else {
-            None
+            (None, None)
         };
         let stats = IterationStats {
             iteration,
@@ -693,32 +823,12 @@ pub fn run(args: &SelfplayArgs) -> Result<SelfplayReport, String> {
             generation_seconds,
             train_seconds,
             eval,
+            material,
             seconds: started.elapsed().as_secs_f64(),
         };
         csv.push_str(&csv_line(&stats));
         fileio::write_atomic(&metrics_path, csv.as_bytes()).map_err(|e| e.to_string())?;
-        let mut line = format!(
-            "selfplay {iteration}/{}: {} games, {positions} positions ({:.0}/s), mean {:.1} plies, \
-             sente/gote/draw {}/{}/{}, loss {train_loss:.4}",
-            args.iterations,
-            tally.games,
-            stats.generation_positions_per_second(),
-            tally.mean_plies(),
-            tally.sente_wins,
-            tally.gote_wins,
-            tally.draws,
-        );
-        if let Some(m) = &eval {
-            let _ = write!(
-                line,
-                ", vs start {:.1}% (+{} −{} ={})",
-                100.0 * m.score(),
-                m.wins,
-                m.losses,
-                m.draws
-            );
-        }
-        eprintln!("{line}");
+        eprintln!("{}", summary_line(&stats, args.iterations));
         report.iterations.push(stats);
     }
     eprintln!(
@@ -821,12 +931,27 @@ mod tests {
     #[test]
     fn a_network_scores_half_against_itself() {
         let net = FastNet::from_network(&nn::default_network()).unwrap();
-        let m = play_match(&net, &net, 8, 60, 5);
+        let m = play_match(Player::Net(&net), Player::Net(&net), 8, 60, 5);
         assert_eq!(m.games, 8);
         assert_eq!(m.wins + m.losses + m.draws, 8);
         // Each opening is played from both sides by the same deterministic player, so every
         // pair scores exactly one point in total.
         assert_eq!(m.score(), 0.5);
+    }
+
+    #[test]
+    fn material_counts_board_and_hands_for_the_side_to_move() {
+        let start = Position::startpos();
+        assert_eq!(material(&start), 0.0);
+        let mut pos = start.clone();
+        pos.set_hand_count(Color::Sente, PieceKind::Rook, 1);
+        assert_eq!(material(&pos), 10.0);
+        pos.set_side_to_move(Color::Gote);
+        assert_eq!(material(&pos), -10.0);
+        assert_eq!(
+            snapshot_path(Path::new("w/selfplay.bin"), 7),
+            Path::new("w/selfplay-0007.bin")
+        );
     }
 
     #[test]
@@ -871,29 +996,41 @@ mod tests {
                 mate_data: mate_path.clone(),
                 eval_games: 4,
                 replay: 2,
+                snapshot_every: 2,
                 ..SelfplayArgs::default()
             };
             let report = run(&args).unwrap();
             (report, nn::load_from_path(dir.join(name)).unwrap())
         };
         let (report, net) = run_once("a.bin");
-        assert_eq!(report.iterations.len(), 2);
+        assert_eq!(report.iterations.len(), 3);
+        let baseline = &report.iterations[0];
+        assert_eq!(baseline.tally.games, 0);
+        assert_eq!(
+            baseline.eval.unwrap().score(),
+            0.5,
+            "the start network against itself"
+        );
+        assert_eq!(baseline.material.unwrap().games, 4);
         assert_eq!(net.sizes(), vec![nn::NUM_FEATURES, 16, 8, 1]);
         assert_ne!(net, init, "training changed the weights");
-        for s in &report.iterations {
+        for s in &report.iterations[1..] {
             assert_eq!(s.tally.games, 8);
             assert!(s.positions > 8);
             assert!(s.mate_positions > 0);
             assert!(s.train_loss.is_finite());
             assert_eq!(s.eval.unwrap().games, 4);
+            assert_eq!(s.material.unwrap().games, 4);
         }
+        assert!(dir.join("a-0002.bin").exists(), "snapshot of iteration 2");
         let csv = std::fs::read_to_string(dir.join("a.csv")).unwrap();
         let lines: Vec<&str> = csv.lines().collect();
-        assert_eq!(lines.len(), 3);
+        assert_eq!(lines.len(), 4);
         assert_eq!(format!("{}\n", lines[0]), CSV_HEADER);
         let columns = CSV_HEADER.trim_end().split(',').count();
         assert!(lines[1..].iter().all(|l| l.split(',').count() == columns));
-        assert!(lines[2].starts_with("2,8,"));
+        assert!(lines[1].starts_with("0,0,0,"));
+        assert!(lines[3].starts_with("2,8,"));
 
         let (again, net_again) = run_once("b.bin");
         assert_eq!(net_again, net, "same seed, same weights");
