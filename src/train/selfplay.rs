@@ -11,6 +11,9 @@
 //! R_i = 1 − ((1 − γ)·V(s_{i+1}) + γ·R_{i+1})      (i < n)
 //! target_i = (1 − α)·V(s_i) + α·R_i
 //! ```
+//!
+//! The defaults (α 0.8, γ 0.8, temperature 0.25, three iterations of replay, four epochs) were
+//! chosen by a one-at-a-time sweep measured by matches; `weights/README.md` has the figures.
 
 use std::collections::VecDeque;
 use std::fmt::Write as _;
@@ -43,13 +46,13 @@ pub struct SelfplayArgs {
     #[arg(long, default_value_t = 150)]
     pub max_plies: u32,
     /// Weight of the backed-up return in the target: `(1 − α)·V(s) + α·R`.
-    #[arg(long, default_value_t = 0.5)]
+    #[arg(long, default_value_t = 0.8)]
     pub alpha: f32,
     /// Weight of the return against the next position's value: `R_i = 1 − ((1 − γ)·V' + γ·R')`.
     #[arg(long, default_value_t = 0.8)]
     pub gamma: f32,
     /// Softmax temperature of the move choice, in logits of the win probability (0 = greedy).
-    #[arg(long, default_value_t = 0.5)]
+    #[arg(long, default_value_t = 0.25)]
     pub temperature: f32,
     /// Each game starts with a uniformly random number (0..=this) of random moves.
     #[arg(long, default_value_t = 4)]
@@ -67,10 +70,10 @@ pub struct SelfplayArgs {
     #[arg(long, default_value_t = 0.3)]
     pub mate_share: f64,
     /// Self-play data of this many latest iterations is trained on (1 = the current only).
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = 3)]
     pub replay: usize,
     /// Training epochs per iteration.
-    #[arg(long, default_value_t = 2)]
+    #[arg(long, default_value_t = 4)]
     pub epochs: usize,
     #[arg(long, default_value_t = 256)]
     pub batch_size: usize,
@@ -83,7 +86,7 @@ pub struct SelfplayArgs {
     pub weight_decay: f32,
     /// Games of each progress match against the starting network (0 = no matches). Played in
     /// pairs from the same random opening with colours swapped, greedy moves on both sides.
-    #[arg(long, default_value_t = 40)]
+    #[arg(long, default_value_t = 200)]
     pub eval_games: usize,
     /// Play the progress match every this many iterations (and after the last).
     #[arg(long, default_value_t = 1)]
