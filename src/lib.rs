@@ -1,6 +1,7 @@
 //! 5五将棋 (minishogi) engine.
 
 pub mod fileio;
+pub mod matches;
 pub mod nn;
 pub mod protocol;
 pub mod search;

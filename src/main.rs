@@ -17,6 +17,16 @@ enum Command {
     Usi,
     /// Count the leaves of the legal move tree (move generator check and speed).
     Perft(engine::tools::perft::PerftArgs),
+    /// Play one game by the course protocol: 1 = the engine is sente, 0 = the opponent is.
+    Play(engine::protocol::course::PlayArgs),
+    /// Play a match between two USI engines, refereed by our rules.
+    Match(engine::matches::cli::MatchArgs),
+    /// A USI engine that plays uniformly random legal moves (a baseline opponent).
+    Random(engine::matches::cli::RandomArgs),
+    /// Search a fixed set of positions to a fixed depth; prints `Bench: N nodes M nps`.
+    Bench(engine::search::bench::BenchArgs),
+    /// Show the network's evaluation of a position, by feature group.
+    Eval(engine::tools::eval::EvalArgs),
     /// Build the mate / pre-mate data set and train the network on it.
     Pretrain(engine::train::pretrain::PretrainArgs),
     /// Train the network by self-play (one-ply search, TD-style targets from the game's end).
@@ -31,6 +41,11 @@ fn main() -> ExitCode {
     let result = match cli.command.unwrap_or(Command::Usi) {
         Command::Usi => engine::protocol::usi::run_stdio().map_err(|e| e.to_string()),
         Command::Perft(args) => engine::tools::perft::run(&args),
+        Command::Play(args) => engine::protocol::course::run(&args),
+        Command::Match(args) => engine::matches::cli::run(&args).map_err(|e| e.to_string()),
+        Command::Random(args) => engine::matches::cli::run_random(&args).map_err(|e| e.to_string()),
+        Command::Bench(args) => engine::search::bench::run(&args),
+        Command::Eval(args) => engine::tools::eval::run(&args),
         Command::Pretrain(args) => engine::train::pretrain::run(&args).map(|_| ()),
         Command::Selfplay(args) => engine::train::selfplay::run(&args).map(|_| ()),
     };

@@ -1,6 +1,7 @@
 //! `engine pretrain` end to end at a small size: the data and weights it writes load back, and
 //! the network tells mated from pre-mate positions far better than chance.
 
+use std::io::Write;
 use std::path::PathBuf;
 use std::process::Command;
 
@@ -22,9 +23,9 @@ fn pretrain_small_run_writes_loadable_data_and_useful_weights() {
         .args([
             "pretrain",
             "--positions",
-            "2000",
+            "6000",
             "--epochs",
-            "3",
+            "6",
             "--seed",
             "11",
         ])
@@ -37,7 +38,7 @@ fn pretrain_small_run_writes_loadable_data_and_useful_weights() {
     assert!(status.success());
 
     let samples = matedata::load(&data).expect("data set loads");
-    assert_eq!(samples.len(), 2000);
+    assert_eq!(samples.len(), 6000);
     let net = nn::load_from_path(&out).expect("weights load");
     let mut features = Features::default();
     let mut dataset = Dataset::new(nn::NUM_FEATURES);
@@ -51,14 +52,54 @@ fn pretrain_small_run_writes_loadable_data_and_useful_weights() {
     let csv = std::fs::read_to_string(out.with_extension("csv")).unwrap();
     assert_eq!(
         csv.lines().count(),
-        4,
+        7,
         "header and one line per epoch:\n{csv}"
     );
+
+    // The engine loads the weights through EvalFile; after a mating move, the mated side's
+    // position is rated near 0.
+    let (pre_mate, mating) = samples
+        .iter()
+        .filter(|s| s.target == 1.0)
+        .map(|s| s.position.unpack().unwrap())
+        .find_map(|p| matedata::mating_moves(&p).first().map(|&m| (p.clone(), m)))
+        .expect("a pre-mate position");
+    let script = format!(
+        "usi\nsetoption name EvalFile value {}\nisready\nposition sfen {} moves {}\neval\nquit\n",
+        out.display(),
+        pre_mate.to_sfen(),
+        mating
+    );
+    let mut child = Command::new(env!("CARGO_BIN_EXE_engine"))
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(script.as_bytes())
+        .unwrap();
+    let output = child.wait_with_output().unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(!stdout.contains("error"), "{stdout}");
+    let eval_line = stdout
+        .lines()
+        .find(|l| l.starts_with("eval:"))
+        .unwrap_or_else(|| panic!("no eval line in {stdout}"));
+    let p: f32 = eval_line
+        .split("win probability ")
+        .nth(1)
+        .and_then(|rest| rest.split_whitespace().next())
+        .and_then(|v| v.parse().ok())
+        .unwrap_or_else(|| panic!("no probability in '{eval_line}'"));
+    assert!(p < 0.1, "mated side rated {p}: {eval_line}");
 
     // A second run reuses the saved data set rather than building it again.
     let before = std::fs::metadata(&data).unwrap().modified().unwrap();
     let status = Command::new(env!("CARGO_BIN_EXE_engine"))
-        .args(["pretrain", "--positions", "2000", "--epochs", "1"])
+        .args(["pretrain", "--positions", "6000", "--epochs", "1"])
         .arg("--data")
         .arg(&data)
         .arg("--out")

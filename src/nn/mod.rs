@@ -82,6 +82,18 @@ pub fn has_embedded_weights() -> bool {
     EMBEDDED_WEIGHTS.is_some()
 }
 
+/// The search sees the network through its `Evaluator` trait; the cp score comes straight from
+/// the logit, skipping the round trip through the probability.
+impl crate::search::Evaluator for Evaluator {
+    fn win_probability(&self, pos: &Position) -> f32 {
+        self.fast.evaluate(pos)
+    }
+
+    fn evaluate_cp(&self, pos: &Position) -> i32 {
+        cp_from_logit(self.fast.evaluate_logit(pos))
+    }
+}
+
 /// The evaluator an engine holds: the network plus its fast form. Loading a file replaces both
 /// only when the whole file is valid, so a failed `EvalFile` keeps the current weights.
 #[derive(Clone, Debug)]

@@ -1,3 +1,4 @@
 //! The text protocols the engine speaks on standard input and output.
 
+pub mod course;
 pub mod usi;

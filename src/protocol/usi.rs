@@ -6,7 +6,7 @@
 //! nothing (an illegal move in `position … moves` keeps the legal prefix, as reported).
 
 mod command;
-mod evaluator;
+pub mod evaluator;
 mod input;
 mod options;
 mod output;
@@ -422,8 +422,9 @@ impl Session {
     fn eval(&self) {
         let pos = self.game.position();
         self.out.line(&format!(
-            "eval: {} cp for {} (side to move), by {}",
-            self.evaluator.evaluate(pos),
+            "eval: {} cp, win probability {:.4} for {} (side to move), by {}",
+            self.evaluator.evaluate_cp(pos),
+            self.evaluator.win_probability(pos),
             color_name(pos.side_to_move()),
             describe_eval_file(&self.eval_file)
         ));

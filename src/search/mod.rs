@@ -1,48 +1,40 @@
-//! TEMPORARY STAND-IN, written on branch `usi` only so that the USI protocol compiles and its
-//! tests run before the real search is merged. It implements the agreed interface with the
-//! least behaviour that lets the protocol be exercised: a plain alpha-beta on material that
-//! honours the limits, `stop` and pondering, and a small depth-limited mate search. The real module from branch
-//! `search` replaces this whole directory at merge.
+//! Alpha-beta search: iterative deepening, PVS with aspiration windows, a shared lockless
+//! transposition table for Lazy SMP threads, quiescence, the minishogi repetition rules,
+//! time management, MultiPV and a mate solver for `go mate`.
+
+pub mod bench;
+mod eval;
+mod heuristics;
+mod mate;
+mod ordering;
+pub mod score;
+pub mod time;
+pub mod tt;
+mod worker;
+
+#[cfg(test)]
+mod tests;
 
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use std::time::{Duration, Instant};
 
-use crate::shogi::game::Game;
-use crate::shogi::{Move, PieceKind, Position};
+use crate::shogi::game::{Game, HistoryEntry};
+use crate::shogi::{Move, Position};
 
-/// Static evaluation in centipawns from the side to move's point of view.
-pub trait Evaluator: Send + Sync {
-    fn evaluate(&self, pos: &Position) -> i32;
-}
+pub use eval::MaterialEvaluator;
+pub use tt::TranspositionTable;
 
-/// Material balance, board and hands.
-pub struct MaterialEvaluator;
-
-impl Evaluator for MaterialEvaluator {
-    fn evaluate(&self, pos: &Position) -> i32 {
-        let us = pos.side_to_move();
-        let mut score = 0;
-        for sq in crate::shogi::Square::all() {
-            if let Some(piece) = pos.piece_at(sq).filter(|p| p.kind != PieceKind::King) {
-                let v = piece.kind.value();
-                score += if piece.color == us { v } else { -v };
-            }
-        }
-        for kind in PieceKind::HAND {
-            score += kind.value() * i32::from(pos.hand(us).count(kind));
-            score -= kind.value() * i32::from(pos.hand(!us).count(kind));
-        }
-        score
-    }
-}
-
+/// Clock state of the side to move (USI `btime`/`wtime`, `binc`/`winc`, `byoyomi`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct ClockLimits {
     pub remaining: Duration,
     pub increment: Duration,
     pub byoyomi: Duration,
 }
 
+/// What bounds a search. With nothing set, it runs until stopped or the maximum depth.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Limits {
     pub depth: Option<u32>,
     pub nodes: Option<u64>,
@@ -51,90 +43,195 @@ pub struct Limits {
     pub infinite: bool,
 }
 
-#[derive(Default)]
+/// Shared between the protocol thread and the search: `stop` is answered within a few
+/// milliseconds; while `ponder` is true no time limit applies, and when it flips to false
+/// (ponderhit) the time budget starts counting from that moment.
+///
+/// While `infinite` is set or `ponder` is true, `search` does not return before `stop` (or,
+/// for ponder, ponderhit), even if it has finished, as USI requires.
+#[derive(Default, Debug)]
 pub struct SearchControl {
     pub stop: AtomicBool,
     pub ponder: AtomicBool,
 }
 
+/// A score for USI `info score`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Score {
+    /// Centipawns (the logistic scale of `cp_from_probability`, evaluations within ±9000).
+    /// Repetition verdicts, which decide the game without mate, show as ±(20000 − plies).
     Cp(i32),
+    /// Plies to mate; negative when the side to move is being mated.
     Mate(i32),
 }
 
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SearchInfo {
     pub depth: u32,
     pub seldepth: u32,
+    /// 1-based line number.
     pub multipv: u32,
     pub score: Score,
     pub nodes: u64,
     pub nps: u64,
     pub time_ms: u64,
+    /// Permille of the transposition table used by this search.
     pub hashfull: u32,
     pub pv: Vec<Move>,
 }
 
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SearchResult {
+    /// `None` only when the side to move has no legal move.
     pub best: Option<Move>,
+    /// The expected reply, when known.
     pub ponder: Option<Move>,
     pub score: Score,
+    /// Last completed iteration.
     pub depth: u32,
     pub nodes: u64,
 }
 
-#[derive(Clone, Debug)]
+/// Selective search techniques, all on by default; switches exist for measuring them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SearchFeatures {
+    pub null_move: bool,
+    pub lmr: bool,
+    /// Reverse futility, futility and late-move pruning near the leaves.
+    pub shallow_pruning: bool,
+    pub check_extension: bool,
+}
+
+impl Default for SearchFeatures {
+    fn default() -> Self {
+        SearchFeatures {
+            null_move: true,
+            lmr: true,
+            shallow_pruning: true,
+            check_extension: true,
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SearchOptions {
+    /// Transposition table size in MiB (USI_Hash).
     pub hash_mb: usize,
     pub threads: usize,
     pub multipv: usize,
+    /// Draw once the game has this many moves (counted from the game's start); `None` or
+    /// `Some(0)` = no limit.
     pub max_plies: Option<u32>,
+    /// Time kept back per move for communication delays.
     pub move_overhead: Duration,
+    pub features: SearchFeatures,
 }
 
 impl Default for SearchOptions {
-    fn default() -> SearchOptions {
+    fn default() -> Self {
         SearchOptions {
-            hash_mb: 16,
+            hash_mb: 64,
             threads: 1,
             multipv: 1,
             max_plies: None,
-            move_overhead: Duration::from_millis(10),
+            move_overhead: Duration::from_millis(50),
+            features: SearchFeatures::default(),
         }
     }
 }
 
+/// Outcome of `go mate`.
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum MateResult {
+    /// The mating sequence (attacker's checks and defender's longest resistance).
     Mate(Vec<Move>),
+    /// Proven: no mate by continuous checks.
     NoMate,
+    /// Stopped or out of time before a proof either way.
     Timeout,
 }
 
+/// Position evaluation for the search.
+pub trait Evaluator: Send + Sync {
+    /// Win probability of the side to move, in (0, 1).
+    fn win_probability(&self, pos: &Position) -> f32;
+
+    /// The same as a centipawn score for the search (`cp_from_probability` of it). An
+    /// evaluator that computes a logit can override this to skip the round trip.
+    fn evaluate_cp(&self, pos: &Position) -> i32 {
+        cp_from_probability(self.win_probability(pos))
+    }
+}
+
+/// Centipawns per unit of logit: cp = 600 · ln(p / (1 − p)).
+pub const PROBABILITY_SCALE: f32 = 600.0;
+
+/// Centipawn score of a win probability, clamped to ±9000 (well below decided scores).
+pub fn cp_from_probability(p: f32) -> i32 {
+    if p.is_nan() {
+        return 0;
+    }
+    let p = p.clamp(1e-7, 1.0 - 1e-7);
+    let cp = PROBABILITY_SCALE * (p / (1.0 - p)).ln();
+    (cp.round() as i32).clamp(-score::EVAL_LIMIT, score::EVAL_LIMIT)
+}
+
+/// The engine's searcher: options, transposition table, evaluator and per-thread memory.
 pub struct Searcher {
-    options: SearchOptions,
+    opts: SearchOptions,
+    tt: TranspositionTable,
     evaluator: Arc<dyn Evaluator>,
+    thread_memory: Vec<Box<heuristics::Heuristics>>,
 }
 
 impl Searcher {
-    pub fn new(options: SearchOptions) -> Searcher {
+    pub fn new(opts: SearchOptions) -> Searcher {
         Searcher {
-            options,
+            tt: TranspositionTable::new(opts.hash_mb),
+            opts,
             evaluator: Arc::new(MaterialEvaluator),
+            thread_memory: Vec::new(),
         }
     }
 
+    pub fn options(&self) -> &SearchOptions {
+        &self.opts
+    }
+
+    /// Changes take effect (TT resized, threads added) at the next search.
     pub fn options_mut(&mut self) -> &mut SearchOptions {
-        &mut self.options
+        &mut self.opts
     }
 
-    pub fn set_evaluator(&mut self, evaluator: Arc<dyn Evaluator>) {
-        self.evaluator = evaluator;
+    pub fn set_evaluator(&mut self, eval: Arc<dyn Evaluator>) {
+        self.evaluator = eval;
     }
 
-    pub fn clear(&mut self) {}
+    /// Forgets everything learnt (USI `usinewgame`): TT, history, killers.
+    pub fn clear(&mut self) {
+        self.tt.clear();
+        for memory in &mut self.thread_memory {
+            memory.clear();
+        }
+    }
 
-    /// Iterative-deepening alpha-beta on material, enough to honour every limit, `stop` and
-    /// pondering the way the real search will.
+    fn prepare(&mut self) {
+        if self.tt.size_mb() != self.opts.hash_mb {
+            self.tt = TranspositionTable::new(self.opts.hash_mb);
+        }
+        let threads = self.opts.threads.max(1);
+        self.thread_memory
+            .resize_with(threads, heuristics::Heuristics::new);
+        self.tt.new_search();
+    }
+
+    /// Searches `game.position()`. The game's history decides repetitions by the rules, and
+    /// its length is the ply count for the draw limit (`max_plies`, or the game's own limit
+    /// when the option is unset).
+    ///
+    /// `best` is `None` only when there is no legal move; every move returned is legal.
+    /// While `limits.infinite` or `control.ponder` is set, returns only after `stop` (or, for
+    /// ponder, ponderhit) as USI requires.
     pub fn search(
         &mut self,
         game: &Game,
@@ -142,210 +239,113 @@ impl Searcher {
         control: &SearchControl,
         on_info: &mut dyn FnMut(&SearchInfo),
     ) -> SearchResult {
-        let mut pos = game.position().clone();
-        let budget = limits.movetime.or_else(|| {
-            limits.clock.as_ref().map(|c| {
-                (c.remaining / 20 + c.increment / 2 + c.byoyomi)
-                    .saturating_sub(self.options.move_overhead)
-                    .max(Duration::from_millis(1))
-            })
-        });
-        let mut walk = Walk {
-            evaluator: &*self.evaluator,
+        let max_plies = self.opts.max_plies.or(game.max_plies());
+        self.search_inner(
+            game.position(),
+            game.history(),
+            max_plies,
+            limits,
             control,
-            started: Instant::now(),
-            budget_start: None,
-            budget: if limits.infinite { None } else { budget },
-            node_limit: limits.nodes,
-            nodes: 0,
-            aborted: false,
+            on_info,
+        )
+    }
+
+    /// Searches `pos` after the game positions `history` (oldest first, one entry per
+    /// position; an entry for `pos` itself at the end is ignored).
+    pub fn search_with_history(
+        &mut self,
+        pos: &Position,
+        history: &[HistoryEntry],
+        limits: &Limits,
+        control: &SearchControl,
+        on_info: &mut dyn FnMut(&SearchInfo),
+    ) -> SearchResult {
+        let max_plies = self.opts.max_plies;
+        self.search_inner(pos, history, max_plies, limits, control, on_info)
+    }
+
+    /// Searches `pos` as a fresh game (no history).
+    pub fn search_position(
+        &mut self,
+        pos: &Position,
+        limits: &Limits,
+        control: &SearchControl,
+        on_info: &mut dyn FnMut(&SearchInfo),
+    ) -> SearchResult {
+        self.search_with_history(pos, &[], limits, control, on_info)
+    }
+
+    fn search_inner(
+        &mut self,
+        pos: &Position,
+        history: &[HistoryEntry],
+        max_plies: Option<u32>,
+        limits: &Limits,
+        control: &SearchControl,
+        on_info: &mut dyn FnMut(&SearchInfo),
+    ) -> SearchResult {
+        // The clock runs from here, so that resizing the table counts against the budget.
+        let start = Instant::now();
+        self.prepare();
+        let history = match history.last() {
+            Some(last) if last.key == pos.key() => &history[..history.len() - 1],
+            _ => history,
         };
-        let mut result = SearchResult {
-            best: pos.legal_moves().first().copied(),
-            ponder: None,
-            score: Score::Cp(0),
-            depth: 0,
-            nodes: 0,
-        };
-        for depth in 1..=limits.depth.unwrap_or(64) {
-            let mut pv = Vec::new();
-            let score = walk.negamax(&mut pos, depth, -INF, INF, &mut pv);
-            if walk.aborted || pv.is_empty() {
-                break;
-            }
-            let elapsed = walk.started.elapsed();
-            result = SearchResult {
-                best: pv.first().copied(),
-                ponder: pv.get(1).copied(),
-                score: Score::Cp(score),
-                depth,
-                nodes: walk.nodes,
-            };
-            on_info(&SearchInfo {
-                depth,
-                seldepth: depth,
-                multipv: 1,
-                score: result.score,
-                nodes: walk.nodes,
-                nps: (walk.nodes as f64 / elapsed.as_secs_f64().max(1e-6)) as u64,
-                time_ms: elapsed.as_millis() as u64,
-                hashfull: 0,
-                pv,
-            });
-        }
-        result.nodes = walk.nodes;
+        let (result, _) = worker::run(
+            &self.tt,
+            &self.opts,
+            max_plies,
+            &self.evaluator,
+            &mut self.thread_memory,
+            pos,
+            history,
+            limits,
+            control,
+            start,
+            on_info,
+        );
+        wait_for_release(limits, control);
         result
     }
 
+    /// A search that also returns each thread's node count.
+    #[cfg(test)]
+    fn search_counting_threads(
+        &mut self,
+        pos: &Position,
+        limits: &Limits,
+    ) -> (SearchResult, Vec<u64>) {
+        self.prepare();
+        worker::run(
+            &self.tt,
+            &self.opts,
+            self.opts.max_plies,
+            &self.evaluator,
+            &mut self.thread_memory,
+            pos,
+            &[],
+            limits,
+            &SearchControl::default(),
+            Instant::now(),
+            &mut |_| {},
+        )
+    }
+
+    /// `go mate`: proves or refutes a mate by continuous checks from `pos` (side to move
+    /// attacks), with iterative deepening so that the mate found is the shortest.
     pub fn mate_search(
         &mut self,
         pos: &Position,
         time: Option<Duration>,
         control: &SearchControl,
     ) -> MateResult {
-        const MAX_PLIES: u32 = 7;
-        let deadline = time.map(|t| Instant::now() + t);
-        let mut pos = pos.clone();
-        for plies in (1..=MAX_PLIES).step_by(2) {
-            let mut pv = Vec::new();
-            match attack(&mut pos, plies, &mut pv, deadline, control) {
-                Some(true) => return MateResult::Mate(pv),
-                Some(false) => {}
-                None => return MateResult::Timeout,
-            }
-        }
-        MateResult::NoMate
+        mate::solve(pos, time, control)
     }
 }
 
-const INF: i32 = 1_000_000;
-
-struct Walk<'a> {
-    evaluator: &'a dyn Evaluator,
-    control: &'a SearchControl,
-    started: Instant,
-    /// When the time budget started: at the start, or at `ponderhit`.
-    budget_start: Option<Instant>,
-    budget: Option<Duration>,
-    node_limit: Option<u64>,
-    nodes: u64,
-    aborted: bool,
-}
-
-impl Walk<'_> {
-    fn should_stop(&mut self) -> bool {
-        if self.control.stop.load(Ordering::Relaxed)
-            || self.node_limit.is_some_and(|n| self.nodes >= n)
-        {
-            return true;
-        }
-        if self.control.ponder.load(Ordering::Relaxed) {
-            return false;
-        }
-        let start = *self.budget_start.get_or_insert_with(Instant::now);
-        self.budget.is_some_and(|b| start.elapsed() >= b)
+/// USI: after `go infinite` or `go ponder`, bestmove waits for `stop` (or ponderhit).
+fn wait_for_release(limits: &Limits, control: &SearchControl) {
+    while !control.stop.load(Relaxed) && (limits.infinite || control.ponder.load(Relaxed)) {
+        std::thread::sleep(Duration::from_millis(1));
     }
-
-    fn negamax(
-        &mut self,
-        pos: &mut Position,
-        depth: u32,
-        mut alpha: i32,
-        beta: i32,
-        pv: &mut Vec<Move>,
-    ) -> i32 {
-        self.nodes += 1;
-        if self.aborted || self.should_stop() {
-            self.aborted = true;
-            return 0;
-        }
-        let moves = pos.legal_moves();
-        if moves.is_empty() {
-            return -INF + 1;
-        }
-        if depth == 0 {
-            return self.evaluator.evaluate(pos);
-        }
-        for &mv in moves.iter() {
-            let undo = pos.make_move(mv);
-            let mut line = Vec::new();
-            let score = -self.negamax(pos, depth - 1, -beta, -alpha, &mut line);
-            pos.unmake_move(mv, undo);
-            if self.aborted {
-                return 0;
-            }
-            if score > alpha {
-                alpha = score;
-                pv.clear();
-                pv.push(mv);
-                pv.extend(line);
-                if alpha >= beta {
-                    break;
-                }
-            }
-        }
-        alpha
-    }
-}
-
-fn out_of_time(deadline: Option<Instant>, control: &SearchControl) -> bool {
-    control.stop.load(Ordering::Relaxed) || deadline.is_some_and(|d| Instant::now() >= d)
-}
-
-/// Whether the side to move mates within `plies` by checks; `None` when stopped.
-fn attack(
-    pos: &mut Position,
-    plies: u32,
-    pv: &mut Vec<Move>,
-    deadline: Option<Instant>,
-    control: &SearchControl,
-) -> Option<bool> {
-    if out_of_time(deadline, control) {
-        return None;
-    }
-    for &mv in pos.legal_moves().iter() {
-        if !pos.gives_check(mv) {
-            continue;
-        }
-        let undo = pos.make_move(mv);
-        let mut line = vec![mv];
-        let mated = defend(pos, plies - 1, &mut line, deadline, control);
-        pos.unmake_move(mv, undo);
-        if mated? {
-            *pv = line;
-            return Some(true);
-        }
-    }
-    Some(false)
-}
-
-fn defend(
-    pos: &mut Position,
-    plies: u32,
-    pv: &mut Vec<Move>,
-    deadline: Option<Instant>,
-    control: &SearchControl,
-) -> Option<bool> {
-    let replies = pos.legal_moves();
-    if replies.is_empty() {
-        return Some(true);
-    }
-    if plies == 0 {
-        return Some(false);
-    }
-    let mut longest = Vec::new();
-    for &mv in replies.iter() {
-        let undo = pos.make_move(mv);
-        let mut line = vec![mv];
-        let mated = attack(pos, plies - 1, &mut line, deadline, control);
-        pos.unmake_move(mv, undo);
-        if !mated? {
-            return Some(false);
-        }
-        if line.len() > longest.len() {
-            longest = line;
-        }
-    }
-    pv.extend(longest);
-    Some(true)
 }

@@ -41,21 +41,6 @@ impl PerftReport {
     }
 }
 
-/// The position the arguments describe: the SFEN (or start position) with the moves played.
-pub fn start_position(args: &PerftArgs) -> Result<Position, String> {
-    let mut pos = match &args.sfen {
-        Some(sfen) => Position::from_sfen(sfen).map_err(|e| format!("bad --sfen: {e}"))?,
-        None => Position::startpos(),
-    };
-    for text in &args.moves {
-        let mv = pos
-            .parse_usi_move(text)
-            .map_err(|e| format!("bad move in --moves: {e}"))?;
-        pos.make_move(mv);
-    }
-    Ok(pos)
-}
-
 /// Counts the leaves at `depth` below `pos`, per root move when `divide` is set.
 pub fn measure(pos: &mut Position, depth: u32, divide: bool) -> PerftReport {
     let started = Instant::now();
@@ -88,7 +73,7 @@ pub fn write_report(out: &mut impl Write, report: &PerftReport) -> std::io::Resu
 
 /// Runs `engine perft` with its output on standard output.
 pub fn run(args: &PerftArgs) -> Result<(), String> {
-    let mut pos = start_position(args)?;
+    let mut pos = super::position_from(args.sfen.as_deref(), &args.moves)?;
     let report = measure(&mut pos, args.depth, args.divide);
     let stdout = std::io::stdout();
     write_report(&mut stdout.lock(), &report).map_err(|e| format!("writing output: {e}"))

@@ -3,21 +3,22 @@
 
 use std::sync::Arc;
 
+use crate::nn;
 use crate::search::{Evaluator, MaterialEvaluator};
 
-/// The evaluator used while `EvalFile` is empty.
+/// The evaluator used while `EvalFile` is empty: the embedded trained network, or material
+/// counting in a build that embeds no trained weights.
 pub fn builtin() -> Arc<dyn Evaluator> {
-    Arc::new(MaterialEvaluator)
+    if nn::has_embedded_weights() {
+        Arc::new(nn::Evaluator::with_default_network())
+    } else {
+        Arc::new(MaterialEvaluator)
+    }
 }
 
 /// Loads the network weights at `path`. On error the caller keeps its current evaluator.
-///
-/// PENDING MERGE of `src/nn`: the network loader is not on this branch yet, so after checking
-/// that the file can be read this reports that loading is unavailable. At merge this becomes
-/// `nn` loading (e.g. `nn::Evaluator::load`) wrapped for the search.
 pub fn load(path: &str) -> Result<Arc<dyn Evaluator>, String> {
-    std::fs::File::open(path).map_err(|e| format!("cannot open '{path}': {e}"))?;
-    Err(format!(
-        "cannot load '{path}': this build has no network loader yet"
-    ))
+    let net = nn::load_from_path(path).map_err(|e| e.to_string())?;
+    let evaluator = nn::Evaluator::new(net, path).map_err(|e| format!("{path}: {e}"))?;
+    Ok(Arc::new(evaluator))
 }

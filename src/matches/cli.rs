@@ -1,0 +1,407 @@
+//! Command-line arguments of `engine match` and `engine random`. Engines are given as
+//! `--engine COMMAND` followed by their own `--engine-option NAME=VALUE`, `--engine-name NAME`
+//! and `--engine-limit depth=N` flags, so the flags of each engine follow its command.
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use clap::{Arg, ArgAction, ArgMatches, Args, FromArgMatches};
+
+use super::engine_process::{EngineSpec, split_command};
+use super::openings::{default_openings, load_openings};
+use super::referee::{RefereeSettings, TimeControl};
+use super::stats::Sprt;
+use super::{MatchConfig, run_match};
+
+/// The engines of a match, each with the flags that follow its `--engine`.
+#[derive(Clone, Debug, Default)]
+pub struct EngineArgs {
+    pub specs: Vec<EngineSpec>,
+}
+
+const ENGINE: &str = "engine";
+const OPTION: &str = "engine_option";
+const NAME: &str = "engine_name";
+const LIMIT: &str = "engine_limit";
+
+impl Args for EngineArgs {
+    fn augment_args(cmd: clap::Command) -> clap::Command {
+        cmd.arg(
+            Arg::new(ENGINE)
+                .long("engine")
+                .value_name("COMMAND")
+                .action(ArgAction::Append)
+                .required(true)
+                .help(
+                    "A USI engine's command line (give two: engine 1 is measured against \
+                     engine 2). Split into words like a shell does (quotes honoured, no other \
+                     shell syntax); a first word `self` is this program, e.g. \"self usi\"",
+                ),
+        )
+        .arg(
+            Arg::new(OPTION)
+                .long("engine-option")
+                .value_name("NAME=VALUE")
+                .action(ArgAction::Append)
+                .help("A USI option (setoption) for the engine named before it"),
+        )
+        .arg(
+            Arg::new(NAME)
+                .long("engine-name")
+                .value_name("NAME")
+                .action(ArgAction::Append)
+                .help("Display name of the engine named before it"),
+        )
+        .arg(
+            Arg::new(LIMIT)
+                .long("engine-limit")
+                .value_name("depth=N|nodes=N")
+                .action(ArgAction::Append)
+                .help("A search limit added to every `go` of the engine named before it"),
+        )
+    }
+
+    fn augment_args_for_update(cmd: clap::Command) -> clap::Command {
+        Self::augment_args(cmd)
+    }
+}
+
+fn invalid(message: String) -> clap::Error {
+    clap::Error::raw(clap::error::ErrorKind::ValueValidation, message + "\n")
+}
+
+/// Values of `id` with the index of each on the command line.
+fn indexed<'a>(matches: &'a ArgMatches, id: &str) -> Vec<(usize, &'a String)> {
+    match (matches.indices_of(id), matches.get_many::<String>(id)) {
+        (Some(indices), Some(values)) => indices.zip(values).collect(),
+        _ => Vec::new(),
+    }
+}
+
+impl FromArgMatches for EngineArgs {
+    fn from_arg_matches(matches: &ArgMatches) -> Result<Self, clap::Error> {
+        let engines = indexed(matches, ENGINE);
+        let mut specs: Vec<EngineSpec> = engines
+            .iter()
+            .map(|(_, command)| EngineSpec {
+                name: String::new(),
+                command: command.to_string(),
+                options: Vec::new(),
+                go_limits: Vec::new(),
+            })
+            .collect();
+        // The engine a flag belongs to: the last `--engine` before it.
+        let owner = |index: usize, flag: &str| {
+            engines
+                .iter()
+                .rposition(|(i, _)| *i < index)
+                .ok_or_else(|| invalid(format!("--{flag} must follow the --engine it is for")))
+        };
+        for (index, text) in indexed(matches, OPTION) {
+            let spec = &mut specs[owner(index, "engine-option")?];
+            let (name, value) = text
+                .split_once('=')
+                .ok_or_else(|| invalid(format!("--engine-option '{text}' is not NAME=VALUE")))?;
+            spec.options
+                .push((name.trim().to_string(), value.trim().to_string()));
+        }
+        for (index, text) in indexed(matches, NAME) {
+            specs[owner(index, "engine-name")?].name = text.clone();
+        }
+        for (index, text) in indexed(matches, LIMIT) {
+            let spec = &mut specs[owner(index, "engine-limit")?];
+            let parsed = text.split_once('=').and_then(|(key, value)| {
+                let key = key.trim();
+                let value = value.trim().parse::<u64>().ok()?;
+                matches!(key, "depth" | "nodes").then(|| (key.to_string(), value))
+            });
+            spec.go_limits.push(parsed.ok_or_else(|| {
+                invalid(format!("--engine-limit '{text}' is not depth=N or nodes=N"))
+            })?);
+        }
+        name_engines(&mut specs);
+        Ok(EngineArgs { specs })
+    }
+
+    fn update_from_arg_matches(&mut self, matches: &ArgMatches) -> Result<(), clap::Error> {
+        *self = Self::from_arg_matches(matches)?;
+        Ok(())
+    }
+}
+
+/// Engines without `--engine-name` are named after their command (program file name and
+/// arguments) and options; equal names get a number.
+fn name_engines(specs: &mut [EngineSpec]) {
+    for spec in specs.iter_mut() {
+        if spec.name.is_empty() {
+            let mut words = split_command(&spec.command).unwrap_or_default();
+            if let Some(first) = words.first_mut()
+                && let Some(file) = std::path::Path::new(first.as_str()).file_name()
+            {
+                *first = file.to_string_lossy().into_owned();
+            }
+            for (name, value) in &spec.options {
+                words.push(format!("{name}={value}"));
+            }
+            for (name, value) in &spec.go_limits {
+                words.push(format!("{name}={value}"));
+            }
+            spec.name = words.join(" ");
+        }
+    }
+    let names: Vec<String> = specs.iter().map(|s| s.name.clone()).collect();
+    for (i, spec) in specs.iter_mut().enumerate() {
+        if names.iter().filter(|n| **n == spec.name).count() > 1 {
+            spec.name = format!("{} #{}", spec.name, i + 1);
+        }
+    }
+}
+
+/// `engine match`: plays game pairs between two USI engines and reports the result.
+#[derive(Args, Debug, Clone)]
+pub struct MatchArgs {
+    #[command(flatten)]
+    pub engines: EngineArgs,
+    /// Openings file: one position per line (`startpos`, an SFEN, optionally followed by
+    /// `moves …`); `#` starts a comment. Default: the built-in set.
+    #[arg(long, value_name = "FILE")]
+    pub openings: Option<PathBuf>,
+    /// Number of games (rounded up to a whole number of pairs). Default: each opening once
+    /// with each colour.
+    #[arg(long)]
+    pub games: Option<usize>,
+    /// Fixed time per move, in seconds (the default time control: 1 s).
+    #[arg(long, value_name = "SECS", conflicts_with_all = ["tc", "byoyomi"])]
+    pub movetime: Option<f64>,
+    /// Clock per side: BASE or BASE+INCREMENT, in seconds (e.g. 60+1).
+    #[arg(long, value_name = "BASE[+INC]")]
+    pub tc: Option<String>,
+    /// Byoyomi in seconds: time for each move once the clock is empty.
+    #[arg(long, value_name = "SECS")]
+    pub byoyomi: Option<f64>,
+    /// Lateness tolerated before a time forfeit, in seconds.
+    #[arg(long, value_name = "SECS", default_value_t = 0.1)]
+    pub time_margin: f64,
+    /// Time an engine gets to answer `usi` and `isready`, in seconds.
+    #[arg(long, value_name = "SECS", default_value_t = 10.0)]
+    pub startup_timeout: f64,
+    /// A game is drawn after this many plies (opening moves included); 0 = no limit.
+    #[arg(long, default_value_t = 300)]
+    pub max_plies: u32,
+    /// Games played at the same time.
+    #[arg(long, default_value_t = 1)]
+    pub concurrency: usize,
+    /// Sequential test, stopping the match once decided: elo0=E0 elo1=E1 [alpha=A] [beta=B].
+    #[arg(long, num_args = 1..=4, value_name = "KEY=VALUE")]
+    pub sprt: Option<Vec<String>>,
+    /// Folder for the records: games.txt (USI move lists), kif/game-NNNN.kif, summary.json.
+    #[arg(long, value_name = "DIR")]
+    pub out: Option<PathBuf>,
+    /// No progress lines on stderr.
+    #[arg(long)]
+    pub quiet: bool,
+}
+
+fn seconds(value: f64, what: &str) -> Result<Duration, String> {
+    Duration::try_from_secs_f64(value)
+        .map_err(|_| format!("{what} {value} is not a time in seconds"))
+}
+
+fn time_control(args: &MatchArgs) -> Result<TimeControl, String> {
+    if let Some(t) = args.movetime {
+        let t = seconds(t, "--movetime")?;
+        if t.is_zero() {
+            return Err("--movetime must be positive".to_string());
+        }
+        return Ok(TimeControl::MoveTime(t));
+    }
+    let byoyomi = seconds(args.byoyomi.unwrap_or(0.0), "--byoyomi")?;
+    let (base, increment) = match &args.tc {
+        None if byoyomi.is_zero() => return Ok(TimeControl::MoveTime(Duration::from_secs(1))),
+        None => (Duration::ZERO, Duration::ZERO),
+        Some(text) => {
+            let (base, inc) = text.split_once('+').unwrap_or((text, "0"));
+            let number = |s: &str| {
+                s.trim()
+                    .parse::<f64>()
+                    .map_err(|_| format!("--tc '{text}' is not BASE or BASE+INC in seconds"))
+            };
+            (
+                seconds(number(base)?, "--tc base")?,
+                seconds(number(inc)?, "--tc increment")?,
+            )
+        }
+    };
+    if !increment.is_zero() && !byoyomi.is_zero() {
+        return Err("give an increment or a byoyomi, not both".to_string());
+    }
+    if base.is_zero() && increment.is_zero() && byoyomi.is_zero() {
+        return Err("the time control gives no time".to_string());
+    }
+    Ok(TimeControl::Clock {
+        base,
+        increment,
+        byoyomi,
+    })
+}
+
+/// Builds the match configuration from the arguments.
+pub fn match_config(args: &MatchArgs) -> Result<MatchConfig, String> {
+    let specs = &args.engines.specs;
+    if specs.len() != 2 {
+        return Err(format!("a match needs two --engine, got {}", specs.len()));
+    }
+    let openings = match &args.openings {
+        Some(path) => load_openings(path)?,
+        None => default_openings(),
+    };
+    let games = args.games.unwrap_or(2 * openings.len());
+    if games == 0 {
+        return Err("--games must be at least 1".to_string());
+    }
+    if args.concurrency == 0 {
+        return Err("--concurrency must be at least 1".to_string());
+    }
+    Ok(MatchConfig {
+        engines: [specs[0].clone(), specs[1].clone()],
+        pairs: games.div_ceil(2),
+        openings,
+        concurrency: args.concurrency,
+        referee: RefereeSettings {
+            time_control: time_control(args)?,
+            max_plies: (args.max_plies > 0).then_some(args.max_plies),
+            time_margin: seconds(args.time_margin, "--time-margin")?,
+            startup_timeout: seconds(args.startup_timeout, "--startup-timeout")?,
+        },
+        sprt: args.sprt.as_deref().map(Sprt::parse).transpose()?,
+        out_dir: args.out.clone(),
+        progress: !args.quiet,
+    })
+}
+
+/// Runs `engine match`: the report goes to standard output, progress to stderr.
+pub fn run(args: &MatchArgs) -> Result<(), Box<dyn std::error::Error>> {
+    let config = match_config(args)?;
+    let summary = run_match(&config)?;
+    print!("{}", summary.report());
+    Ok(())
+}
+
+/// `engine random`: a USI engine playing uniformly random legal moves.
+#[derive(Args, Debug, Clone)]
+pub struct RandomArgs {
+    /// Random seed (default: from the clock).
+    #[arg(long)]
+    pub seed: Option<u64>,
+}
+
+pub fn run_random(args: &RandomArgs) -> std::io::Result<()> {
+    let seed = args.seed.unwrap_or_else(|| {
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_nanos() as u64)
+    });
+    let stdin = std::io::stdin();
+    super::random_mover::run_random_engine(seed, stdin.lock(), std::io::stdout().lock())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::Parser;
+
+    #[derive(Parser)]
+    struct Cli {
+        #[command(flatten)]
+        args: MatchArgs,
+    }
+
+    fn parse(line: &str) -> Result<MatchArgs, clap::Error> {
+        let words = std::iter::once("match").chain(line.split(' '));
+        Cli::try_parse_from(words).map(|cli| cli.args)
+    }
+
+    #[test]
+    fn engine_flags_belong_to_the_engine_before_them() {
+        let words = [
+            "match",
+            "--engine",
+            "self usi",
+            "--engine-option",
+            "Depth=1",
+            "--engine-option",
+            "Hash = 16",
+            "--engine",
+            "other prog",
+            "--engine-name",
+            "ref",
+            "--engine-limit",
+            "depth=3",
+            "--games",
+            "4",
+        ];
+        let args = Cli::try_parse_from(words).unwrap().args;
+        let specs = &args.engines.specs;
+        assert_eq!(specs.len(), 2);
+        assert_eq!(specs[0].command, "self usi");
+        assert_eq!(
+            specs[0].options,
+            [("Depth".into(), "1".into()), ("Hash".into(), "16".into())]
+        );
+        assert_eq!(specs[0].name, "self usi Depth=1 Hash=16");
+        assert_eq!(specs[1].name, "ref");
+        assert_eq!(specs[1].go_limits, [("depth".to_string(), 3)]);
+        let config = match_config(&args).unwrap();
+        assert_eq!(config.pairs, 2);
+        assert_eq!(
+            config.referee.time_control,
+            TimeControl::MoveTime(Duration::from_secs(1))
+        );
+    }
+
+    #[test]
+    fn misplaced_or_malformed_engine_flags_are_errors() {
+        assert!(parse("--engine-option A=1 --engine x --engine y").is_err());
+        assert!(parse("--engine x --engine-option A --engine y").is_err());
+        assert!(parse("--engine x --engine-limit time=3 --engine y").is_err());
+        assert!(parse("--engine x --movetime 1 --tc 10").is_err());
+        let one = parse("--engine x").unwrap();
+        assert!(match_config(&one).is_err());
+    }
+
+    #[test]
+    fn same_commands_get_distinct_names() {
+        let args = parse("--engine x --engine x").unwrap();
+        let names: Vec<&str> = args.engines.specs.iter().map(|s| s.name.as_str()).collect();
+        assert_eq!(names, ["x #1", "x #2"]);
+    }
+
+    #[test]
+    fn time_controls() {
+        let tc =
+            |line: &str| match_config(&parse(&format!("--engine a --engine b {line}")).unwrap());
+        assert_eq!(
+            tc("--tc 60+0.5").unwrap().referee.time_control,
+            TimeControl::Clock {
+                base: Duration::from_secs(60),
+                increment: Duration::from_millis(500),
+                byoyomi: Duration::ZERO
+            }
+        );
+        assert_eq!(
+            tc("--tc 10 --byoyomi 2").unwrap().referee.time_control,
+            TimeControl::Clock {
+                base: Duration::from_secs(10),
+                increment: Duration::ZERO,
+                byoyomi: Duration::from_secs(2)
+            }
+        );
+        assert!(tc("--tc 10+1 --byoyomi 2").is_err());
+        assert!(tc("--tc x").is_err());
+        assert!(tc("--movetime=-1").is_err());
+        assert!(tc("--tc 0").is_err());
+        let sprt = tc("--sprt elo0=0 elo1=5 --games 7").unwrap();
+        assert_eq!(sprt.sprt.unwrap().elo1, 5.0);
+        assert_eq!(sprt.pairs, 4);
+    }
+}

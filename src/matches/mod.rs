@@ -1,0 +1,483 @@
+//! Matches between two USI engines, refereed by our rules: game pairs over a set of openings
+//! (each opening once with each engine as sente), run `concurrency` games at a time, with
+//! pentanomial Elo, an optional SPRT that stops the match once decided, game records (USI move
+//! lists and KIF) and a JSON summary.
+
+pub mod cli;
+pub mod engine_process;
+pub mod kif;
+pub mod openings;
+pub mod random_mover;
+pub mod referee;
+pub mod stats;
+
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+use std::io::Write as _;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Mutex, mpsc};
+use std::time::Instant;
+
+use serde::Serialize;
+
+use crate::shogi::{Color, EndReason};
+use engine_process::EngineSpec;
+use kif::{KifEnding, KifGame};
+use openings::Opening;
+use referee::{EngineSlot, GameRecord, Outcome, RefereeSettings, Termination};
+use stats::{EloEstimate, Pentanomial, Sprt, SprtDecision};
+
+/// Everything a match needs.
+#[derive(Clone, Debug)]
+pub struct MatchConfig {
+    /// Engine 1 (the one measured) and engine 2 (the reference).
+    pub engines: [EngineSpec; 2],
+    pub openings: Vec<Opening>,
+    /// Game pairs to play; pair `p` uses opening `p % openings.len()`.
+    pub pairs: usize,
+    pub concurrency: usize,
+    pub referee: RefereeSettings,
+    pub sprt: Option<Sprt>,
+    /// Where game records and the summary go.
+    pub out_dir: Option<PathBuf>,
+    /// Print a progress line on stderr as games finish.
+    pub progress: bool,
+}
+
+/// A game as the summary lists it.
+#[derive(Clone, Debug, Serialize)]
+pub struct GameSummary {
+    /// 1-based game number; games 2p-1 and 2p form pair p.
+    pub number: usize,
+    pub opening: usize,
+    pub sente: String,
+    pub gote: String,
+    /// `1-0` (sente won), `0-1` or `1/2-1/2`.
+    pub result: String,
+    /// Engine 1's points: 1, 0.5 or 0.
+    pub engine1_score: f64,
+    pub termination: String,
+    pub plies: usize,
+    /// `position sfen … moves …`.
+    pub usi: String,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct SprtReport {
+    pub test: Sprt,
+    pub llr: f64,
+    pub lower_bound: f64,
+    pub upper_bound: f64,
+    pub decision: Option<SprtDecision>,
+}
+
+/// What a match found, from engine 1's point of view.
+#[derive(Clone, Debug, Serialize)]
+pub struct MatchSummary {
+    pub engines: [EngineSpec; 2],
+    pub time_control: String,
+    pub games: usize,
+    pub wins: u64,
+    pub losses: u64,
+    pub draws: u64,
+    /// Points of engine 1 out of `games`.
+    pub points: f64,
+    pub pentanomial: Pentanomial,
+    pub elo: Option<EloEstimate>,
+    pub sprt: Option<SprtReport>,
+    /// How games ended: label → count.
+    pub terminations: BTreeMap<String, u64>,
+    pub game_list: Vec<GameSummary>,
+}
+
+impl MatchSummary {
+    fn new(config: &MatchConfig) -> MatchSummary {
+        MatchSummary {
+            engines: config.engines.clone(),
+            time_control: config.referee.time_control.to_string(),
+            games: 0,
+            wins: 0,
+            losses: 0,
+            draws: 0,
+            points: 0.0,
+            pentanomial: Pentanomial::default(),
+            elo: None,
+            sprt: config.sprt.map(|test| {
+                let (lower_bound, upper_bound) = test.bounds();
+                SprtReport {
+                    test,
+                    llr: 0.0,
+                    lower_bound,
+                    upper_bound,
+                    decision: None,
+                }
+            }),
+            terminations: BTreeMap::new(),
+            game_list: Vec::new(),
+        }
+    }
+
+    /// The standings on one line.
+    pub fn standing(&self) -> String {
+        let mut s = format!(
+            "{} - {}: +{} -{} ={} ({:.1}/{})",
+            self.engines[0].name,
+            self.engines[1].name,
+            self.wins,
+            self.losses,
+            self.draws,
+            self.points,
+            self.games
+        );
+        if let Some(elo) = &self.elo {
+            let _ = write!(s, ", Elo {:+.1} ± {:.1}", elo.elo, elo.error95);
+        }
+        if let Some(sprt) = &self.sprt {
+            let _ = write!(
+                s,
+                ", LLR {:.2} [{:.2}, {:.2}]",
+                sprt.llr, sprt.lower_bound, sprt.upper_bound
+            );
+        }
+        s
+    }
+
+    /// The final report as text.
+    pub fn report(&self) -> String {
+        let mut s = String::new();
+        let _ = writeln!(
+            s,
+            "Engine 1: {} ({})",
+            self.engines[0].name, self.engines[0].command
+        );
+        let _ = writeln!(
+            s,
+            "Engine 2: {} ({})",
+            self.engines[1].name, self.engines[1].command
+        );
+        let _ = writeln!(s, "Time control: {}", self.time_control);
+        let _ = writeln!(
+            s,
+            "Games: {}, engine 1: +{} -{} ={}, {:.1} points ({:.1}%)",
+            self.games,
+            self.wins,
+            self.losses,
+            self.draws,
+            self.points,
+            if self.games == 0 {
+                0.0
+            } else {
+                100.0 * self.points / self.games as f64
+            }
+        );
+        let _ = writeln!(s, "Pairs (0, ½, 1, 1½, 2 points): {:?}", self.pentanomial.0);
+        if let Some(elo) = &self.elo {
+            let _ = writeln!(
+                s,
+                "Elo difference: {:+.1} ± {:.1} (95%)",
+                elo.elo, elo.error95
+            );
+        }
+        if let Some(sprt) = &self.sprt {
+            let verdict = match sprt.decision {
+                Some(SprtDecision::H1) => "H1 accepted",
+                Some(SprtDecision::H0) => "H0 accepted",
+                None => "undecided",
+            };
+            let _ = writeln!(
+                s,
+                "SPRT elo0={} elo1={} alpha={} beta={}: LLR {:.3} [{:.3}, {:.3}], {verdict}",
+                sprt.test.elo0,
+                sprt.test.elo1,
+                sprt.test.alpha,
+                sprt.test.beta,
+                sprt.llr,
+                sprt.lower_bound,
+                sprt.upper_bound
+            );
+        }
+        let endings: Vec<String> = self
+            .terminations
+            .iter()
+            .map(|(label, n)| format!("{label} {n}"))
+            .collect();
+        let _ = writeln!(s, "Endings: {}", endings.join(", "));
+        s
+    }
+}
+
+/// Why a match could not be played.
+#[derive(Debug)]
+pub enum MatchError {
+    /// An engine does not start or does not answer the handshake.
+    Engine {
+        name: String,
+        detail: String,
+    },
+    /// Records or summary could not be written.
+    Output {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    Config(String),
+}
+
+impl std::fmt::Display for MatchError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            MatchError::Engine { name, detail } => write!(f, "engine '{name}': {detail}"),
+            MatchError::Output { path, source } => {
+                write!(f, "cannot write {}: {source}", path.display())
+            }
+            MatchError::Config(why) => write!(f, "{why}"),
+        }
+    }
+}
+
+impl std::error::Error for MatchError {}
+
+/// Writes a file atomically: a temporary file beside it, then a rename.
+fn write_atomic(path: &Path, contents: &[u8]) -> Result<(), MatchError> {
+    let output = |source| MatchError::Output {
+        path: path.to_path_buf(),
+        source,
+    };
+    let mut tmp = path.as_os_str().to_owned();
+    tmp.push(".tmp");
+    let tmp = PathBuf::from(tmp);
+    std::fs::write(&tmp, contents).map_err(output)?;
+    std::fs::rename(&tmp, path).map_err(output)
+}
+
+fn kif_ending(termination: &Termination) -> KifEnding {
+    match termination {
+        Termination::Rules(EndReason::Checkmate | EndReason::NoLegalMove) => KifEnding::Checkmate,
+        Termination::Rules(EndReason::Repetition | EndReason::PerpetualCheck) => {
+            KifEnding::Repetition
+        }
+        Termination::Rules(EndReason::MaxPlies) => KifEnding::PlyLimit,
+        Termination::Resignation => KifEnding::Resignation,
+        Termination::TimeForfeit { .. } => KifEnding::TimeForfeit,
+        Termination::IllegalMove { .. }
+        | Termination::Unparsable { .. }
+        | Termination::Crash { .. } => KifEnding::Foul,
+    }
+}
+
+fn kif_text(record: &GameRecord) -> String {
+    let mut times = vec![std::time::Duration::ZERO; record.opening.moves.len()];
+    times.extend(&record.times);
+    let moves = record.all_moves();
+    let comment = record.termination.to_string();
+    kif::write_kif(&KifGame {
+        start: &record.opening.start,
+        moves: &moves,
+        times: &times,
+        sente: &record.names[0],
+        gote: &record.names[1],
+        ending: kif_ending(&record.termination),
+        winner: match record.outcome {
+            Outcome::Win(color) => Some(color),
+            Outcome::Draw => None,
+        },
+        comment: Some(&comment),
+    })
+}
+
+/// A finished game as workers report it.
+struct Finished {
+    pair: usize,
+    /// 0: engine 1 is sente; 1: engine 2 is sente.
+    leg: usize,
+    record: GameRecord,
+}
+
+/// Plays the match. Engines are checked once before the first game, so a command that does not
+/// start is an error rather than a string of forfeits.
+pub fn run_match(config: &MatchConfig) -> Result<MatchSummary, MatchError> {
+    if config.openings.is_empty() {
+        return Err(MatchError::Config("no openings".to_string()));
+    }
+    for spec in &config.engines {
+        EngineSlot::new(spec.clone())
+            .prepare(config.referee.startup_timeout)
+            .map_err(|e| MatchError::Engine {
+                name: spec.name.clone(),
+                detail: e.to_string(),
+            })?;
+    }
+    if let Some(dir) = &config.out_dir {
+        std::fs::create_dir_all(dir.join("kif")).map_err(|source| MatchError::Output {
+            path: dir.clone(),
+            source,
+        })?;
+    }
+    let next_pair = AtomicUsize::new(0);
+    let stop = AtomicBool::new(false);
+    // Workers judge the SPRT themselves as pairs finish, so that no new pair starts after the
+    // decision however far the reporting lags behind.
+    let decided_pairs = Mutex::new(Pentanomial::default());
+    let (sender, receiver) = mpsc::channel::<Finished>();
+    let mut summary = MatchSummary::new(config);
+    let workers = config.concurrency.clamp(1, config.pairs.max(1));
+    let started = Instant::now();
+    std::thread::scope(|scope| -> Result<(), MatchError> {
+        for _ in 0..workers {
+            let sender = sender.clone();
+            let (next_pair, stop, decided_pairs) = (&next_pair, &stop, &decided_pairs);
+            scope.spawn(move || {
+                let mut slots = config.engines.clone().map(EngineSlot::new);
+                while !stop.load(Ordering::Relaxed) {
+                    let pair = next_pair.fetch_add(1, Ordering::Relaxed);
+                    if pair >= config.pairs {
+                        break;
+                    }
+                    let opening = &config.openings[pair % config.openings.len()];
+                    let mut pair_points = 0.0;
+                    for leg in 0..2 {
+                        let [one, two] = &mut slots;
+                        let seats = if leg == 0 { [one, two] } else { [two, one] };
+                        let record = referee::play_game(seats, opening, &config.referee);
+                        pair_points += engine1_points(&record, leg);
+                        if sender.send(Finished { pair, leg, record }).is_err() {
+                            return;
+                        }
+                    }
+                    if let Some(sprt) = &config.sprt {
+                        let mut pairs = decided_pairs.lock().expect("no worker panics");
+                        pairs.add((pair_points * 2.0) as usize);
+                        if sprt.decision(&pairs).is_some() {
+                            stop.store(true, Ordering::Relaxed);
+                        }
+                    }
+                }
+            });
+        }
+        drop(sender);
+        let mut pair_points: BTreeMap<usize, f64> = BTreeMap::new();
+        // games.txt grows by one complete line per game as games finish (so a stopped match
+        // keeps its records), and is rewritten in game order at the end.
+        let mut usi_lines: BTreeMap<usize, String> = BTreeMap::new();
+        let mut games_file = match &config.out_dir {
+            Some(dir) => {
+                let path = dir.join("games.txt");
+                let file = std::fs::File::create(&path).map_err(|source| MatchError::Output {
+                    path: path.clone(),
+                    source,
+                })?;
+                Some((path, file))
+            }
+            None => None,
+        };
+        for finished in receiver {
+            record_game(config, &mut summary, &finished, &mut pair_points);
+            let game = summary.game_list.last().expect("just recorded").clone();
+            if let Some(dir) = &config.out_dir {
+                let kif_path = dir.join("kif").join(format!("game-{:04}.kif", game.number));
+                write_atomic(&kif_path, kif_text(&finished.record).as_bytes())?;
+                let line = format!(
+                    "{} {} vs {}: {} {}; {}\n",
+                    game.number, game.sente, game.gote, game.result, game.termination, game.usi
+                );
+                if let Some((path, file)) = &mut games_file {
+                    file.write_all(line.as_bytes())
+                        .map_err(|source| MatchError::Output {
+                            path: path.clone(),
+                            source,
+                        })?;
+                }
+                usi_lines.insert(game.number, line);
+            }
+            if config.progress {
+                eprintln!(
+                    "[{}/{} {:.0}s] game {} ({} vs {}): {} by {} | {}",
+                    summary.games,
+                    2 * config.pairs,
+                    started.elapsed().as_secs_f64(),
+                    game.number,
+                    game.sente,
+                    game.gote,
+                    game.result,
+                    game.termination,
+                    summary.standing()
+                );
+            }
+        }
+        if let Some((path, _)) = games_file {
+            let text: String = usi_lines.values().map(String::as_str).collect();
+            write_atomic(&path, text.as_bytes())?;
+        }
+        Ok(())
+    })?;
+    summary.game_list.sort_by_key(|g| g.number);
+    if let Some(dir) = &config.out_dir {
+        let json = serde_json::to_vec_pretty(&summary).expect("the summary serializes");
+        write_atomic(&dir.join("summary.json"), &json)?;
+    }
+    Ok(summary)
+}
+
+/// Engine 1's points in a game; it plays sente in the first leg of each pair.
+fn engine1_points(record: &GameRecord, leg: usize) -> f64 {
+    let engine1_color = if leg == 0 { Color::Sente } else { Color::Gote };
+    match record.outcome {
+        Outcome::Draw => 0.5,
+        Outcome::Win(winner) if winner == engine1_color => 1.0,
+        Outcome::Win(_) => 0.0,
+    }
+}
+
+/// Adds a finished game to the summary.
+fn record_game(
+    config: &MatchConfig,
+    summary: &mut MatchSummary,
+    finished: &Finished,
+    pair_points: &mut BTreeMap<usize, f64>,
+) {
+    let record = &finished.record;
+    let points = engine1_points(record, finished.leg);
+    let result = match record.outcome {
+        Outcome::Draw => "1/2-1/2",
+        Outcome::Win(Color::Sente) => "1-0",
+        Outcome::Win(Color::Gote) => "0-1",
+    };
+    summary.games += 1;
+    summary.points += points;
+    match points {
+        1.0 => summary.wins += 1,
+        0.0 => summary.losses += 1,
+        _ => summary.draws += 1,
+    }
+    *summary
+        .terminations
+        .entry(record.termination.label())
+        .or_default() += 1;
+    summary.game_list.push(GameSummary {
+        number: 2 * finished.pair + finished.leg + 1,
+        opening: finished.pair % config.openings.len() + 1,
+        sente: record.names[0].clone(),
+        gote: record.names[1].clone(),
+        result: result.to_string(),
+        engine1_score: points,
+        termination: record.termination.to_string(),
+        plies: record.opening.moves.len() + record.moves.len(),
+        usi: record.position_command(),
+    });
+    // A pair counts once both of its games are in.
+    match pair_points.remove(&finished.pair) {
+        None => {
+            pair_points.insert(finished.pair, points);
+            return;
+        }
+        Some(first) => summary.pentanomial.add(((first + points) * 2.0) as usize),
+    }
+    summary.elo = summary.pentanomial.elo();
+    if let Some(sprt) = &mut summary.sprt {
+        sprt.llr = sprt.test.llr(&summary.pentanomial);
+        // The first decision stands, as the match stopped on it.
+        if sprt.decision.is_none() {
+            sprt.decision = sprt.test.decision(&summary.pentanomial);
+        }
+    }
+}

@@ -1,0 +1,333 @@
+//! `engine bench`: a fixed set of positions searched to a fixed depth on one thread with a
+//! fresh transposition table. The total node count is the search's signature: it changes
+//! exactly when the search's behaviour changes.
+
+use std::fmt;
+use std::time::{Duration, Instant};
+
+use super::{Limits, SearchControl, SearchOptions, Searcher};
+use crate::shogi::Position;
+
+pub const DEFAULT_DEPTH: u32 = 9;
+
+/// The bench positions: the start position, then positions from self-play games after random
+/// openings (openings, middlegames with pieces in hand, attacks on the king).
+const SFENS: &[&str] = &[
+    "rbsgk/4p/5/P4/KGSBR b - 1",
+    "rbs2/3kp/5/PK3/2SBR b Gg 9",
+    "rbsk1/4p/5/P1S2/1K1BG b Gr 17",
+    "rbs1k/4p/5/PKS2/3BG b Gr 27",
+    "r2g1/b2kp/2s2/R4/KGSB1 b p 9",
+    "R1g2/1s1kp/1B2r/5/KGS2 b Bp 17",
+    "rbsk1/4g/4+r/P1B2/KGS2 b P 9",
+    "rbs1k/4g/4+r/PKB2/1GS2 b P 27",
+    "r2gk/bs3/3S1/P4/KG1B1 b rp 9",
+    "r2g1/bs1k1/5/P3S/KG1B1 b rp 27",
+    "1rs1k/b2g1/4p/PKG2/2S2 b rb 9",
+    "1bsrk/2g1p/5/P1S2/KG2R b b 9",
+    "1bsrk/2g1p/5/P1S2/1GK1R b b 17",
+    "1bsr1/2gkp/5/PKS2/1G2R b b 27",
+    "+BBsk1/3gp/5/P4/KGS1R b R 9",
+    "+BBsk1/3gp/1K3/P4/1GS1R b R 17",
+    "+BBs1k/K2gp/5/P4/1GS1R b R 27",
+    "r2k1/1s2p/P2b1/1K3/1GS1R b Gb 9",
+    "r2k1/4p/s1b2/3S1/1+b1KR b 2gp 17",
+    "rb1g1/1G1sk/5/PK2p/2SBR b - 9",
+    "G2gb/5/4k/PK3/2S2 b RBSPr 17",
+    "G1k1b/2g1R/2P2/PK1SR/2S2 b B 27",
+    "3g1/1s1kp/r4/1KG1R/2SB1 b Bp 9",
+    "2kg1/1s2p/3r1/K3R/2SB1 b BPg 17",
+    "2kg1/1Pb1p/5/K2SR/3B1 b Rgs 27",
+    "2g1k/b2sp/5/2S2/KG2R b Rbp 9",
+    "2g1k/b2sp/5/K1S2/1G2R b Rbp 17",
+    "2gk1/b2sp/5/1KS2/1G2R b Rbp 27",
+    "1bsk1/r1gbp/5/P4/1GSKR b - 9",
+    "1bs1k/3bp/r4/g1KS1/1G2R b p 17",
+];
+
+/// Arguments of `engine bench`.
+#[derive(clap::Args, Debug, Clone)]
+pub struct BenchArgs {
+    /// Search depth (default 9).
+    #[arg(short, long)]
+    pub depth: Option<u32>,
+}
+
+/// `engine bench`: runs the bench and prints `Bench: N nodes M nps` on standard output.
+pub fn run(args: &BenchArgs) -> Result<(), String> {
+    let result = run_bench(args.depth);
+    log::info!(
+        "bench: {} positions, depth {}, {:.3} s",
+        result.positions,
+        result.depth,
+        result.elapsed.as_secs_f64()
+    );
+    println!("{result}");
+    Ok(())
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BenchResult {
+    pub positions: usize,
+    pub depth: u32,
+    pub nodes: u64,
+    pub elapsed: Duration,
+    pub nps: u64,
+}
+
+impl fmt::Display for BenchResult {
+    /// The line `engine bench` prints: `Bench: N nodes M nps`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Bench: {} nodes {} nps", self.nodes, self.nps)
+    }
+}
+
+/// The bench positions.
+pub fn positions() -> Vec<Position> {
+    SFENS
+        .iter()
+        .map(|sfen| Position::from_sfen(sfen).expect("bench SFEN is valid"))
+        .collect()
+}
+
+/// Searches every bench position to `depth` (default `DEFAULT_DEPTH`), one thread, fresh TT.
+pub fn run_bench(depth: Option<u32>) -> BenchResult {
+    let depth = depth.unwrap_or(DEFAULT_DEPTH);
+    let mut searcher = Searcher::new(SearchOptions {
+        hash_mb: std::env::var("BENCH_HASH")
+            .ok()
+            .and_then(|h| h.parse().ok())
+            .unwrap_or(16),
+        threads: 1,
+        ..SearchOptions::default()
+    });
+    let limits = Limits {
+        depth: Some(depth),
+        ..Limits::default()
+    };
+    let control = SearchControl::default();
+    let positions = positions();
+    let mut nodes = 0;
+    let mut elapsed = Duration::ZERO;
+    for pos in &positions {
+        searcher.clear();
+        let start = Instant::now();
+        let result = searcher.search_position(pos, &limits, &control, &mut |_| {});
+        log::debug!(
+            "bench {:?} {:?} {}",
+            result.best.map(|m| m.to_string()),
+            result.score,
+            result.nodes
+        );
+        elapsed += start.elapsed();
+        nodes += result.nodes;
+    }
+    BenchResult {
+        positions: positions.len(),
+        depth,
+        nodes,
+        elapsed,
+        nps: (nodes as f64 / elapsed.as_secs_f64().max(1e-9)) as u64,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bench_lines_are_legal_and_distinct() {
+        let positions = positions();
+        assert_eq!(positions.len(), SFENS.len());
+        let mut keys: Vec<u64> = positions.iter().map(Position::key).collect();
+        keys.sort_unstable();
+        keys.dedup();
+        assert_eq!(keys.len(), positions.len());
+        for pos in &positions {
+            assert!(pos.has_legal_move());
+        }
+    }
+
+    #[test]
+    fn bench_is_deterministic() {
+        let a = run_bench(Some(3));
+        let b = run_bench(Some(3));
+        assert_eq!(a.nodes, b.nodes);
+        assert_eq!(a.positions, SFENS.len());
+        assert!(
+            a.to_string()
+                .starts_with(&format!("Bench: {} nodes ", a.nodes))
+        );
+    }
+}
+
+/// Prints the bench at the default depth and the depth reached from the start position in one
+/// second. `cargo test --release --lib search::bench::report -- --ignored --nocapture`
+#[cfg(test)]
+#[test]
+#[ignore = "performance report; about 20 s in release"]
+fn report() {
+    // BENCH_DEPTH overrides the depth; BENCH_ONLY skips the one-second search.
+    let depth = std::env::var("BENCH_DEPTH")
+        .ok()
+        .and_then(|d| d.parse().ok());
+    let r = run_bench(depth);
+    println!(
+        "{r} ({} positions, depth {}, {:.2} s)",
+        r.positions,
+        r.depth,
+        r.elapsed.as_secs_f64()
+    );
+    if std::env::var("BENCH_ONLY").is_ok() {
+        return;
+    }
+    let mut searcher = Searcher::new(SearchOptions::default());
+    let limits = Limits {
+        movetime: Some(Duration::from_millis(1000)),
+        ..Limits::default()
+    };
+    let mut last = None;
+    let result = searcher.search_position(
+        &Position::startpos(),
+        &limits,
+        &SearchControl::default(),
+        &mut |i| last = Some(i.clone()),
+    );
+    let i = last.unwrap();
+    println!(
+        "startpos 1 s: depth {} seldepth {} nodes {} nps {} score {:?} best {}",
+        i.depth,
+        i.seldepth,
+        result.nodes,
+        i.nps,
+        i.score,
+        result.best.unwrap()
+    );
+}
+
+/// Speed with an evaluator as slow as the network (about 1 µs a call), and evaluations per
+/// node. `cargo test --release --lib search::bench::report_slow_eval -- --ignored --nocapture`
+#[cfg(test)]
+#[test]
+#[ignore = "performance report; about 10 s in release"]
+fn report_slow_eval() {
+    use super::{Evaluator, MaterialEvaluator};
+    use std::hint::black_box;
+    use std::sync::Arc;
+    use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+
+    struct Slow {
+        spins: u64,
+        calls: AtomicU64,
+    }
+    impl Slow {
+        fn work(&self) -> u64 {
+            let mut x = 0u64;
+            for i in 0..self.spins {
+                x = black_box(x.wrapping_mul(6364136223846793005).wrapping_add(i));
+            }
+            x
+        }
+    }
+    impl Evaluator for Slow {
+        fn win_probability(&self, pos: &Position) -> f32 {
+            self.calls.fetch_add(1, Relaxed);
+            black_box(self.work());
+            MaterialEvaluator.win_probability(pos)
+        }
+    }
+    let mut slow = Slow {
+        spins: 1000,
+        calls: AtomicU64::new(0),
+    };
+    // Calibrate on the fastest of several batches (the machine may be busy).
+    let per_call = (0..20)
+        .map(|_| {
+            let start = Instant::now();
+            for _ in 0..1000 {
+                black_box(slow.work());
+            }
+            start.elapsed().as_secs_f64() / 1000.0
+        })
+        .fold(f64::MAX, f64::min);
+    slow.spins = (1000.0 * 1e-6 / per_call) as u64;
+    let slow = Arc::new(slow);
+    let depth = std::env::var("BENCH_DEPTH")
+        .ok()
+        .and_then(|d| d.parse().ok())
+        .unwrap_or(DEFAULT_DEPTH);
+    let mut searcher = Searcher::new(SearchOptions {
+        hash_mb: 16,
+        ..SearchOptions::default()
+    });
+    searcher.set_evaluator(slow.clone());
+    let limits = Limits {
+        depth: Some(depth),
+        ..Limits::default()
+    };
+    let (mut nodes, mut elapsed) = (0, Duration::ZERO);
+    for pos in positions() {
+        searcher.clear();
+        let start = Instant::now();
+        nodes += searcher
+            .search_position(&pos, &limits, &SearchControl::default(), &mut |_| {})
+            .nodes;
+        elapsed += start.elapsed();
+    }
+    let calls = slow.calls.load(Relaxed);
+    println!(
+        "1 µs eval: {nodes} nodes {:.0} nps, {:.2} evaluations per node ({calls})",
+        nodes as f64 / elapsed.as_secs_f64(),
+        calls as f64 / nodes as f64
+    );
+}
+
+/// The bench with the network evaluator (the default network: random or embedded weights,
+/// which evaluate at the same speed). Search speed target: 0.7 M nodes/s.
+/// `cargo test --release --lib search::bench::report_network -- --ignored --nocapture`
+#[cfg(test)]
+#[test]
+#[ignore = "performance report; about 5 s in release"]
+fn report_network() {
+    use super::Evaluator;
+    use std::sync::Arc;
+
+    struct Network(crate::nn::Evaluator);
+    impl Evaluator for Network {
+        fn win_probability(&self, pos: &Position) -> f32 {
+            self.0.evaluate(pos)
+        }
+        fn evaluate_cp(&self, pos: &Position) -> i32 {
+            self.0.evaluate_cp(pos)
+        }
+    }
+    let depth = std::env::var("BENCH_DEPTH")
+        .ok()
+        .and_then(|d| d.parse().ok())
+        .unwrap_or(DEFAULT_DEPTH);
+    let mut searcher = Searcher::new(SearchOptions {
+        hash_mb: 16,
+        ..SearchOptions::default()
+    });
+    searcher.set_evaluator(Arc::new(Network(
+        crate::nn::Evaluator::with_default_network(),
+    )));
+    let limits = Limits {
+        depth: Some(depth),
+        ..Limits::default()
+    };
+    let (mut nodes, mut elapsed) = (0, Duration::ZERO);
+    for pos in positions() {
+        searcher.clear();
+        let start = Instant::now();
+        nodes += searcher
+            .search_position(&pos, &limits, &SearchControl::default(), &mut |_| {})
+            .nodes;
+        elapsed += start.elapsed();
+    }
+    println!(
+        "network eval: {nodes} nodes {:.0} nps ({:.2} s)",
+        nodes as f64 / elapsed.as_secs_f64(),
+        elapsed.as_secs_f64()
+    );
+}

@@ -1,0 +1,292 @@
+//! `go mate`: a mate solver by continuous checks. Iterative deepening over odd depths (the
+//! attacker checks at every move, the defender tries every evasion) finds the shortest mate;
+//! a table of positions proven to have no mate within a depth prunes re-searches.
+
+use std::sync::atomic::Ordering::Relaxed;
+use std::time::{Duration, Instant};
+
+use super::{MateResult, SearchControl};
+use crate::shogi::{GenKind, Move, MoveList, PieceKind, Position, Square};
+
+/// Longest mate looked for, in plies.
+pub const MAX_MATE_PLY: u32 = 125;
+const TABLE_BITS: u32 = 20;
+/// Nodes between two looks at the clock and the stop flag.
+const POLL_INTERVAL: u64 = 4096;
+const UNLIMITED: u16 = u16::MAX;
+
+#[derive(Clone, Copy, Default)]
+struct Entry {
+    key: u64,
+    /// No mate exists within this many plies (UNLIMITED: none at all, whatever the depth).
+    no_mate_within: u16,
+}
+
+/// Solves from `pos` (the side to move attacks) until a proof, `time` or `control.stop`.
+pub fn solve(pos: &Position, time: Option<Duration>, control: &SearchControl) -> MateResult {
+    let mut solver = Solver {
+        pos: pos.clone(),
+        control,
+        deadline: time.map(|t| Instant::now() + t),
+        nodes: 0,
+        stopped: false,
+        table: vec![Entry::default(); 1 << TABLE_BITS],
+        path: Vec::with_capacity(MAX_MATE_PLY as usize + 2),
+        pv: vec![[Move::NULL; MAX_MATE_PLY as usize + 2]; MAX_MATE_PLY as usize + 2],
+        pv_len: vec![0; MAX_MATE_PLY as usize + 2],
+        horizon_hits: 0,
+        repetitions: 0,
+    };
+    let mut depth = 1;
+    while depth <= MAX_MATE_PLY {
+        solver.horizon_hits = 0;
+        let found = solver.attack(depth, 0);
+        if solver.stopped {
+            return MateResult::Timeout;
+        }
+        if found.is_some() {
+            return MateResult::Mate(solver.pv[0][..solver.pv_len[0]].to_vec());
+        }
+        if solver.horizon_hits == 0 {
+            // The whole tree of checks was explored without reaching the depth limit.
+            return MateResult::NoMate;
+        }
+        depth += 2;
+    }
+    MateResult::NoMate
+}
+
+struct Solver<'a> {
+    pos: Position,
+    control: &'a SearchControl,
+    deadline: Option<Instant>,
+    nodes: u64,
+    stopped: bool,
+    table: Vec<Entry>,
+    /// Keys of the positions on the current line, for repetition.
+    path: Vec<u64>,
+    pv: Vec<[Move; MAX_MATE_PLY as usize + 2]>,
+    pv_len: Vec<usize>,
+    /// Times the depth limit (or a depth-limited table entry) cut a line: if none in an
+    /// iteration, deeper iterations cannot find more.
+    horizon_hits: u64,
+    /// Lines cut by repetition: their "no mate" depends on the path and is not tabled.
+    repetitions: u64,
+}
+
+impl Solver<'_> {
+    fn tick(&mut self) -> bool {
+        self.nodes += 1;
+        if self.nodes.is_multiple_of(POLL_INTERVAL)
+            && (self.control.stop.load(Relaxed)
+                || self.deadline.is_some_and(|d| Instant::now() >= d))
+        {
+            self.stopped = true;
+        }
+        self.stopped
+    }
+
+    fn slot(&self, key: u64) -> usize {
+        (key >> (64 - TABLE_BITS)) as usize
+    }
+
+    /// Whether the table proves there is no mate within `depth`.
+    fn known_no_mate(&mut self, key: u64, depth: u32) -> bool {
+        let e = self.table[self.slot(key)];
+        if e.key != key || u32::from(e.no_mate_within) < depth {
+            return false;
+        }
+        if e.no_mate_within != UNLIMITED {
+            self.horizon_hits += 1;
+        }
+        true
+    }
+
+    fn record_no_mate(&mut self, key: u64, depth: u32, horizon_before: u64, reps_before: u64) {
+        if self.stopped || self.repetitions != reps_before {
+            return;
+        }
+        let within = if self.horizon_hits == horizon_before {
+            UNLIMITED
+        } else {
+            depth as u16
+        };
+        let slot = self.slot(key);
+        let e = &mut self.table[slot];
+        if e.key != key || e.no_mate_within < within {
+            *e = Entry {
+                key,
+                no_mate_within: within,
+            };
+        }
+    }
+
+    fn repeats(&self, key: u64) -> bool {
+        // Same side to move only: every other entry, from the newest.
+        self.path.iter().rev().skip(1).step_by(2).any(|&k| k == key)
+    }
+
+    /// The attacker (side to move) mates within `depth` plies, all checks: the length found.
+    fn attack(&mut self, depth: u32, ply: usize) -> Option<u32> {
+        self.pv_len[ply] = 0;
+        if self.tick() {
+            return None;
+        }
+        let key = self.pos.key();
+        if self.repeats(key) {
+            self.repetitions += 1;
+            return None;
+        }
+        if self.known_no_mate(key, depth) {
+            return None;
+        }
+        let (horizon_before, reps_before) = (self.horizon_hits, self.repetitions);
+        let mut list = MoveList::new();
+        self.pos.generate(GenKind::All, &mut list);
+        let mut checks = MoveList::new();
+        let mut scores = [0i32; 256];
+        let their_king = self.pos.king_square(!self.pos.side_to_move());
+        for &mv in list.iter() {
+            if self.pos.gives_check(mv) {
+                scores[checks.len()] = attack_order(&self.pos, mv, their_king);
+                checks.push(mv);
+            }
+        }
+        sort_by_scores(&mut checks, &mut scores);
+        self.path.push(key);
+        let mut found = None;
+        for &mv in checks.iter() {
+            let undo = self.pos.make_move(mv);
+            let result = self.defend(depth - 1, ply + 1);
+            self.pos.unmake_move(mv, undo);
+            if self.stopped {
+                break;
+            }
+            if let Some(n) = result {
+                self.set_pv(ply, mv);
+                found = Some(n + 1);
+                break;
+            }
+        }
+        self.path.pop();
+        if found.is_none() {
+            self.record_no_mate(key, depth, horizon_before, reps_before);
+        }
+        found
+    }
+
+    /// The defender (side to move, in check) is mated within `depth` plies whatever it does:
+    /// the length of its longest resistance.
+    fn defend(&mut self, depth: u32, ply: usize) -> Option<u32> {
+        self.pv_len[ply] = 0;
+        if self.tick() {
+            return None;
+        }
+        let key = self.pos.key();
+        if self.repeats(key) {
+            // The attacker has checked all along: perpetual check loses for the attacker.
+            self.repetitions += 1;
+            return None;
+        }
+        let mut list = MoveList::new();
+        self.pos.generate(GenKind::All, &mut list);
+        if list.is_empty() {
+            return Some(0);
+        }
+        if depth == 0 {
+            self.horizon_hits += 1;
+            return None;
+        }
+        if self.known_no_mate(key, depth) {
+            return None;
+        }
+        let (horizon_before, reps_before) = (self.horizon_hits, self.repetitions);
+        let mut scores = [0i32; 256];
+        for (i, &mv) in list.iter().enumerate() {
+            scores[i] = defence_order(&self.pos, mv);
+        }
+        sort_by_scores(&mut list, &mut scores);
+        self.path.push(key);
+        let mut longest: Option<u32> = None;
+        for &mv in list.iter() {
+            let undo = self.pos.make_move(mv);
+            let result = self.attack(depth - 1, ply + 1);
+            self.pos.unmake_move(mv, undo);
+            if self.stopped {
+                longest = None;
+                break;
+            }
+            match result {
+                None => {
+                    longest = None;
+                    break;
+                }
+                Some(n) => {
+                    if longest.is_none_or(|l| n > l) {
+                        longest = Some(n);
+                        self.set_pv(ply, mv);
+                    }
+                }
+            }
+        }
+        self.path.pop();
+        if longest.is_none() {
+            self.record_no_mate(key, depth, horizon_before, reps_before);
+        }
+        longest.map(|n| n + 1)
+    }
+
+    fn set_pv(&mut self, ply: usize, mv: Move) {
+        let child_len = self.pv_len[ply + 1];
+        let (head, tail) = self.pv.split_at_mut(ply + 1);
+        head[ply][0] = mv;
+        head[ply][1..=child_len].copy_from_slice(&tail[0][..child_len]);
+        self.pv_len[ply] = child_len + 1;
+    }
+}
+
+fn distance(a: Square, b: Square) -> i32 {
+    (a.file() as i32 - b.file() as i32)
+        .abs()
+        .max((a.rank() as i32 - b.rank() as i32).abs())
+}
+
+/// Attacker's checks: captures and promotions first, then moves close to the king.
+fn attack_order(pos: &Position, mv: Move, their_king: Option<Square>) -> i32 {
+    let capture = if mv.is_drop() {
+        0
+    } else {
+        pos.piece_at(mv.to()).map_or(0, |p| p.kind.value())
+    };
+    let near = their_king.map_or(0, |k| 4 - distance(k, mv.to()));
+    capture + 300 * i32::from(mv.is_promotion()) + 100 * near
+}
+
+/// Defender's evasions: king moves and captures (likely refutations) before interpositions,
+/// drops last.
+fn defence_order(pos: &Position, mv: Move) -> i32 {
+    if let Some(kind) = mv.dropped() {
+        return -kind.value();
+    }
+    let mover = pos.piece_at(mv.from_unchecked()).map(|p| p.kind);
+    let capture = pos.piece_at(mv.to()).map_or(0, |p| p.kind.value());
+    capture
+        + if mover == Some(PieceKind::King) {
+            5000
+        } else {
+            1000
+        }
+}
+
+fn sort_by_scores(list: &mut MoveList, scores: &mut [i32; 256]) {
+    // Insertion sort, descending: lists are short.
+    let moves = list.as_mut_slice();
+    for i in 1..moves.len() {
+        let mut j = i;
+        while j > 0 && scores[j - 1] < scores[j] {
+            scores.swap(j - 1, j);
+            moves.swap(j - 1, j);
+            j -= 1;
+        }
+    }
+}

@@ -1,0 +1,817 @@
+//! Behaviour tests of the search: mates found with the right sign and length (checked against
+//! a brute-force solver), repetition rules, ply limit, legality over random positions, MultiPV
+//! and threads.
+
+use super::score::RULE_WIN;
+use super::*;
+use crate::shogi::game::{Game, GameStatus, HistoryEntry};
+use crate::shogi::{Color, Piece, PieceKind, Square};
+use rand::rngs::StdRng;
+use rand::{Rng, SeedableRng};
+
+// ---- helpers ------------------------------------------------------------------------------------
+
+pub(crate) fn sfen(text: &str) -> Position {
+    Position::from_sfen(text).unwrap_or_else(|e| panic!("{text}: {e}"))
+}
+
+pub(crate) fn usi(pos: &Position, text: &str) -> Move {
+    pos.parse_usi_move(text)
+        .unwrap_or_else(|e| panic!("{text} in {}: {e}", pos.to_sfen()))
+}
+
+/// Plays USI moves and returns the final position with the history of every position.
+fn replay(start: &Position, moves: &str) -> (Position, Vec<HistoryEntry>) {
+    let mut pos = start.clone();
+    let mut history = vec![HistoryEntry::of(&pos)];
+    for text in moves.split_whitespace() {
+        let mv = usi(&pos, text);
+        pos.make_move(mv);
+        history.push(HistoryEntry::of(&pos));
+    }
+    (pos, history)
+}
+
+fn depth_limit(depth: u32) -> Limits {
+    Limits {
+        depth: Some(depth),
+        ..Limits::default()
+    }
+}
+
+fn searcher() -> Searcher {
+    Searcher::new(SearchOptions {
+        hash_mb: 4,
+        ..SearchOptions::default()
+    })
+}
+
+fn search(searcher: &mut Searcher, pos: &Position, depth: u32) -> (SearchResult, Vec<SearchInfo>) {
+    let mut infos = Vec::new();
+    let result = searcher.search_position(
+        pos,
+        &depth_limit(depth),
+        &SearchControl::default(),
+        &mut |i| infos.push(i.clone()),
+    );
+    (result, infos)
+}
+
+/// Whether every move of `pv` is legal in turn from `pos`.
+fn pv_is_legal(pos: &Position, pv: &[Move]) -> bool {
+    let mut p = pos.clone();
+    for &mv in pv {
+        if !p.is_legal(mv) {
+            return false;
+        }
+        p.make_move(mv);
+    }
+    true
+}
+
+// ---- brute-force mate checker -------------------------------------------------------------------
+
+/// The side to move wins within `plies` plies against any defence, over all moves (the loser
+/// is the side left without a legal move). Repetitions cannot matter within 5 plies.
+fn wins_within(pos: &Position, plies: u32, checks_only: bool) -> bool {
+    if plies == 0 {
+        return false;
+    }
+    pos.legal_moves().iter().any(|&mv| {
+        if checks_only && !pos.gives_check(mv) {
+            return false;
+        }
+        loses_within(&pos.after(mv), plies - 1, checks_only)
+    })
+}
+
+/// The side to move loses within `plies` plies whatever it plays.
+fn loses_within(pos: &Position, plies: u32, checks_only: bool) -> bool {
+    let moves = pos.legal_moves();
+    if moves.is_empty() {
+        return true;
+    }
+    plies > 0
+        && moves
+            .iter()
+            .all(|&mv| wins_within(&pos.after(mv), plies - 1, checks_only))
+}
+
+/// Shortest forced win in plies (odd, up to `max`), or None.
+fn shortest_win(pos: &Position, max: u32, checks_only: bool) -> Option<u32> {
+    (1..=max)
+        .step_by(2)
+        .find(|&n| wins_within(pos, n, checks_only))
+}
+
+/// Positions with a forced mate, by exact length in plies, from random self-play games.
+/// Verified in the tests below by the brute-force checker above (over all moves and over checks
+/// only, which agree on each of them).
+const MATES: &[(u32, &str)] = &[
+    (1, "1Bk1s/P3p/rGB1S/1K3/4+r b G 1"),
+    (1, "2kbS/5/3bp/r1Gg1/1K2S w Rp 1"),
+    (1, "2sg1/1r2p/K2Sk/P3+b/R4 w bg 1"),
+    (1, "4k/3Rp/1BRG1/P1KS1/4b b GS 1"),
+    (1, "G2rk/P3p/2r2/2S1+b/2Ksg w b 1"),
+    (1, "R1+Rbk/K2g1/2S1p/P4/1Gs2 b B 1"),
+    (1, "R1s1k/r4/2g1g/2S2/1P2K w Bbp 1"),
+    (1, "rbk2/B1g1R/1GPs1/P4/K1S2 b - 1"),
+    (3, "+B4/K3k/4p/P1G2/1BS+sR b Gr 1"),
+    (3, "1G2k/g1Brp/BS3/K2+s1/5 b RP 1"),
+    (3, "1rs1k/3s1/r2B1/1P2g/1K2B w gp 1"),
+    (3, "R3g/1bs1k/P1ps1/3r1/G1K1b w - 1"),
+    (3, "r2gk/4p/4s/P2G1/1K1bS w rb 1"),
+    (3, "r2kg/1Sb1P/2p2/1BG1R/3KS b - 1"),
+    (3, "rbs1k/4p/Pg3/2B2/KGS1R w - 1"),
+    (3, "rbs2/P2s1/2g1p/KG3/2k2 w rb 1"),
+    (5, "+brbGg/rS2k/5/PK3/3+s1 w p 1"),
+    (5, "2s1k/P3p/r3g/1KS1r/3g1 w Bb 1"),
+    (5, "5/1+RgSk/P3p/2gs1/KR+b2 b B 1"),
+    (5, "G2bk/5/PSs+r1/3rp/1K1B1 w G 1"),
+    (5, "S2ks/Pr1g1/4p/1R1B1/KB3 b G 1"),
+    (5, "S3r/1GskP/4p/2BB1/K3g b R 1"),
+    (5, "rbs2/2gk1/PG1s1/1K1B1/2P2 w r 1"),
+    (5, "rr1k1/b4/S1p2/P1G1B/K4 b GS 1"),
+];
+
+// ---- mate tests ---------------------------------------------------------------------------------
+
+#[test]
+fn mate_positions_are_what_they_claim() {
+    let mut counts = [0; 6];
+    for &(n, text) in MATES {
+        let pos = sfen(text);
+        assert_eq!(pos.to_sfen(), text);
+        assert_eq!(shortest_win(&pos, n, false), Some(n), "{text}");
+        assert_eq!(shortest_win(&pos, n, true), Some(n), "{text}");
+        counts[n as usize] += 1;
+    }
+    assert!(
+        counts[1] >= 6 && counts[3] >= 6 && counts[5] >= 6,
+        "{counts:?}"
+    );
+}
+
+#[test]
+fn search_finds_mates_with_length_and_sign() {
+    let mut s = searcher();
+    for &(n, text) in MATES {
+        let pos = sfen(text);
+        s.clear();
+        let (result, infos) = search(&mut s, &pos, n + 2);
+        assert_eq!(result.score, Score::Mate(n as i32), "{text}");
+        let best = result.best.expect("a move");
+        assert!(
+            loses_within(&pos.after(best), n - 1, false),
+            "{text}: {best}"
+        );
+        let last = infos.last().expect("info");
+        assert_eq!(last.score, Score::Mate(n as i32));
+        assert!(pv_is_legal(&pos, &last.pv));
+        assert_eq!(last.pv[0], best);
+        // The defender, after the best move, sees itself mated in n - 1.
+        if n > 1 {
+            let defender = pos.after(best);
+            s.clear();
+            let (r, _) = search(&mut s, &defender, n + 1);
+            assert_eq!(r.score, Score::Mate(-(n as i32 - 1)), "{text} after {best}");
+        }
+    }
+}
+
+#[test]
+fn mate_solver_finds_shortest_mates() {
+    let mut s = searcher();
+    for &(n, text) in MATES {
+        let pos = sfen(text);
+        match s.mate_search(&pos, None, &SearchControl::default()) {
+            MateResult::Mate(pv) => {
+                assert_eq!(pv.len(), n as usize, "{text}");
+                assert!(pv_is_legal(&pos, &pv), "{text}");
+                let mut p = pos.clone();
+                for &mv in &pv {
+                    p.make_move(mv);
+                }
+                assert!(p.is_checkmate(), "{text}");
+            }
+            other => panic!("{text}: {other:?}"),
+        }
+    }
+}
+
+#[test]
+fn mate_solver_lines_are_checkmates_by_checks() {
+    let mut rng = StdRng::seed_from_u64(31);
+    let mut s = searcher();
+    let mut mates = 0;
+    for _ in 0..60 {
+        let pos = random_position(&mut rng);
+        let limit = Some(std::time::Duration::from_millis(30));
+        if let MateResult::Mate(pv) = s.mate_search(&pos, limit, &SearchControl::default()) {
+            mates += 1;
+            assert_eq!(pv.len() % 2, 1);
+            let mut p = pos.clone();
+            for (i, &mv) in pv.iter().enumerate() {
+                assert!(p.is_legal(mv), "{}", pos.to_sfen());
+                if i % 2 == 0 {
+                    assert!(p.gives_check(mv), "{}: {mv} is no check", pos.to_sfen());
+                }
+                p.make_move(mv);
+            }
+            assert!(p.is_checkmate(), "{}", pos.to_sfen());
+            // Nothing shorter exists by checks.
+            if pv.len() <= 5 {
+                assert_eq!(
+                    shortest_win(&pos, pv.len() as u32, true),
+                    Some(pv.len() as u32)
+                );
+            }
+        }
+    }
+    assert!(mates > 5, "{mates}");
+}
+
+#[test]
+fn mate_solver_reports_no_mate_and_timeout() {
+    let mut s = searcher();
+    // Bare kings and nothing in hand: no check is even possible.
+    let mut bare = Position::empty();
+    bare.put_piece(Square::new(5, 4), Piece::new(Color::Sente, PieceKind::King));
+    bare.put_piece(Square::new(1, 0), Piece::new(Color::Gote, PieceKind::King));
+    assert_eq!(
+        s.mate_search(&bare, None, &SearchControl::default()),
+        MateResult::NoMate
+    );
+    // The start position has no mate by checks in a flash: a stopped search times out.
+    let control = SearchControl::default();
+    control.stop.store(true, Relaxed);
+    let r = s.mate_search(&Position::startpos(), None, &control);
+    assert!(
+        matches!(r, MateResult::Timeout | MateResult::NoMate),
+        "{r:?}"
+    );
+}
+
+// ---- rules inside the search --------------------------------------------------------------------
+
+/// Kings shuffle: 5e4d 1a2b 4d5e 2b1a returns to the start position (no check anywhere).
+const SHUFFLE: [&str; 4] = ["5e4d", "1a2b", "4d5e", "2b1a"];
+
+#[test]
+fn repetition_wins_for_gote() {
+    // Gote to move can complete the cycle: the start position repeats, sente loses.
+    let (pos, history) = replay(&Position::startpos(), &SHUFFLE[..3].join(" "));
+    let mut s = searcher();
+    for depth in 1..=4 {
+        let result = s.search_with_history(
+            &pos,
+            &history,
+            &depth_limit(depth),
+            &SearchControl::default(),
+            &mut |_| {},
+        );
+        assert_eq!(result.best, Some(usi(&pos, "2b1a")), "depth {depth}");
+        assert_eq!(result.score, Score::Cp(RULE_WIN - 1));
+    }
+    // Without the history there is nothing to repeat.
+    let (r, _) = search(&mut s, &pos, 1);
+    assert_eq!(r.score, Score::Cp(0));
+}
+
+#[test]
+fn game_history_and_ply_limit_reach_the_search() {
+    let mut game = Game::startpos();
+    for text in &SHUFFLE[..3] {
+        game.play(usi(game.position(), text)).unwrap();
+    }
+    let mut s = searcher();
+    let control = SearchControl::default();
+    let r = s.search(&game, &depth_limit(3), &control, &mut |_| {});
+    assert_eq!(r.best, Some(usi(game.position(), "2b1a")));
+    assert_eq!(r.score, Score::Cp(RULE_WIN - 1));
+    // The game's own ply limit applies when the option is unset: every move draws.
+    game.set_max_plies(Some(4));
+    let r = s.search(&game, &depth_limit(3), &control, &mut |_| {});
+    assert_eq!(r.score, Score::Cp(0));
+}
+
+#[test]
+fn sente_avoids_repetition() {
+    // The cycle once, then 5e4d 1a2b: sente's 4d5e would repeat and lose.
+    let moves = format!("{} 5e4d 1a2b", SHUFFLE.join(" "));
+    let (pos, history) = replay(&Position::startpos(), &moves);
+    let repeating = usi(&pos, "4d5e");
+    let mut s = searcher();
+    s.options_mut().multipv = 64;
+    let mut infos = Vec::new();
+    let result = s.search_with_history(
+        &pos,
+        &history,
+        &depth_limit(3),
+        &SearchControl::default(),
+        &mut |i| infos.push(i.clone()),
+    );
+    assert_ne!(result.best, Some(repeating));
+    assert!(!matches!(result.score, Score::Cp(v) if v < -10_000));
+    let line = infos
+        .iter()
+        .rev()
+        .find(|i| i.pv[0] == repeating)
+        .expect("a line for every move");
+    assert_eq!(line.score, Score::Cp(-(RULE_WIN - 1)));
+}
+
+/// The score of each root move at `depth`, by MultiPV over all moves.
+fn root_move_scores(pos: &Position, history: &[HistoryEntry], depth: u32) -> Vec<(Move, Score)> {
+    let mut s = searcher();
+    s.options_mut().multipv = 256;
+    let mut infos = Vec::new();
+    s.search_with_history(
+        pos,
+        history,
+        &depth_limit(depth),
+        &SearchControl::default(),
+        &mut |i| infos.push(i.clone()),
+    );
+    let last = infos.last().expect("infos").depth;
+    infos
+        .iter()
+        .filter(|i| i.depth == last)
+        .map(|i| (i.pv[0], i.score))
+        .collect()
+}
+
+fn score_of(scores: &[(Move, Score)], mv: Move) -> Score {
+    scores
+        .iter()
+        .find(|(m, _)| *m == mv)
+        .expect("every root move has a line")
+        .1
+}
+
+#[test]
+fn perpetual_check_loses_for_the_checker() {
+    // A rook checks a king from two squares in turn while the king steps between two squares.
+    // With gote checking, the rule that sente loses a repetition is overridden.
+    let win = Score::Cp(RULE_WIN - 1);
+    let loss = Score::Cp(-(RULE_WIN - 1));
+    for (start, cycle, checker) in [
+        // Sente's rook on 1c checks gote's king on 1a.
+        (
+            sfen("4k/5/4R/5/K4 w - 1"),
+            ["1a2a", "1c2c", "2a1a", "2c1c"],
+            Color::Sente,
+        ),
+        // The same, colours flipped: gote's rook on 5c checks sente's king on 5e.
+        (
+            sfen("4k/5/4R/5/K4 w - 1").flipped(),
+            ["5e4e", "5c4c", "4e5e", "4c5c"],
+            Color::Gote,
+        ),
+    ] {
+        assert!(start.in_check());
+        // The checker completes the cycle with a check: it loses.
+        let (pos, history) = replay(&start, &cycle[..3].join(" "));
+        assert_eq!(pos.side_to_move(), checker);
+        let scores = root_move_scores(&pos, &history, 2);
+        assert_eq!(
+            score_of(&scores, usi(&pos, cycle[3])),
+            loss,
+            "{checker:?} checks"
+        );
+        // The king completes the cycle (the second time round): the checked side wins.
+        let (pos, history) = replay(
+            &start,
+            &format!("{} {} {}", cycle.join(" "), cycle[0], cycle[1]),
+        );
+        assert_eq!(pos.side_to_move(), !checker);
+        let scores = root_move_scores(&pos, &history, 2);
+        assert_eq!(
+            score_of(&scores, usi(&pos, cycle[2])),
+            win,
+            "{checker:?} checks"
+        );
+    }
+}
+
+#[test]
+fn ply_limit_scores_a_draw() {
+    let mut s = searcher();
+    s.options_mut().max_plies = Some(1);
+    let (r, _) = search(&mut s, &Position::startpos(), 4);
+    assert_eq!(r.score, Score::Cp(0));
+    assert!(r.best.is_some());
+    // With a history, the game's ply count is the number of earlier positions.
+    let (pos, history) = replay(&Position::startpos(), "5e4d 1a2b");
+    s.options_mut().max_plies = Some(3);
+    let r = s.search_with_history(
+        &pos,
+        &history,
+        &depth_limit(5),
+        &SearchControl::default(),
+        &mut |_| {},
+    );
+    assert_eq!(r.score, Score::Cp(0));
+    s.options_mut().max_plies = Some(0);
+    let (r, _) = search(&mut s, &Position::startpos(), 3);
+    assert_ne!(r.depth, 0);
+}
+
+#[test]
+fn no_legal_move_returns_none() {
+    // Gote king on 1a, sente golds on 1b (protected by 2c) and 2b: mated.
+    let pos = sfen("4k/3GG/3P1/5/K4 w - 1");
+    assert!(!pos.has_legal_move());
+    let mut s = searcher();
+    let (r, infos) = search(&mut s, &pos, 3);
+    assert_eq!(r.best, None);
+    assert_eq!(r.score, Score::Mate(0));
+    assert!(infos.is_empty());
+}
+
+// ---- legality, limits, MultiPV, threads ---------------------------------------------------------
+
+/// A random position reached by random moves from the start, not finished.
+fn random_position(rng: &mut StdRng) -> Position {
+    loop {
+        let mut pos = Position::startpos();
+        let plies = rng.gen_range(0..60);
+        let mut ok = true;
+        for _ in 0..plies {
+            let moves = pos.legal_moves();
+            if moves.is_empty() {
+                ok = false;
+                break;
+            }
+            pos.make_move(moves[rng.gen_range(0..moves.len())]);
+        }
+        if ok && pos.has_legal_move() {
+            return pos;
+        }
+    }
+}
+
+#[test]
+fn never_returns_an_illegal_move() {
+    let mut rng = StdRng::seed_from_u64(7);
+    let mut s = searcher();
+    for i in 0..150 {
+        let pos = random_position(&mut rng);
+        let limits = Limits {
+            depth: Some(1 + i % 5),
+            nodes: Some(3000),
+            ..Limits::default()
+        };
+        let mut infos = Vec::new();
+        let r = s.search_position(&pos, &limits, &SearchControl::default(), &mut |i| {
+            infos.push(i.clone())
+        });
+        let best = r.best.expect("a move");
+        assert!(pos.is_legal(best), "{} {best}", pos.to_sfen());
+        if let Some(p) = r.ponder {
+            assert!(pos.after(best).is_legal(p));
+        }
+        for info in &infos {
+            assert!(pv_is_legal(&pos, &info.pv), "{}", pos.to_sfen());
+        }
+    }
+}
+
+#[test]
+fn node_limit_is_exact_enough() {
+    let mut s = searcher();
+    let limits = Limits {
+        nodes: Some(20_000),
+        ..Limits::default()
+    };
+    let r = s.search_position(
+        &Position::startpos(),
+        &limits,
+        &SearchControl::default(),
+        &mut |_| {},
+    );
+    assert!(r.nodes >= 20_000 && r.nodes <= 20_001, "{}", r.nodes);
+    assert!(r.best.is_some());
+}
+
+#[test]
+fn stop_before_start_still_gives_a_move() {
+    let mut s = searcher();
+    let control = SearchControl::default();
+    control.stop.store(true, Relaxed);
+    let r = s.search_position(
+        &Position::startpos(),
+        &Limits::default(),
+        &control,
+        &mut |_| {},
+    );
+    assert!(Position::startpos().is_legal(r.best.unwrap()));
+    assert_eq!(r.depth, 1);
+}
+
+/// Runs a search on another thread; returns its handle and a flag set when it has returned.
+fn spawn_search(
+    limits: Limits,
+    control: std::sync::Arc<SearchControl>,
+) -> (
+    std::thread::JoinHandle<SearchResult>,
+    std::sync::Arc<std::sync::atomic::AtomicBool>,
+) {
+    let done = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let flag = done.clone();
+    let handle = std::thread::spawn(move || {
+        let mut s = searcher();
+        let r = s.search_position(&Position::startpos(), &limits, &control, &mut |_| {});
+        flag.store(true, Relaxed);
+        r
+    });
+    (handle, done)
+}
+
+#[test]
+fn infinite_search_waits_for_stop() {
+    let control = std::sync::Arc::new(SearchControl::default());
+    // Depth 2 finishes at once, but bestmove must wait for stop.
+    let limits = Limits {
+        depth: Some(2),
+        infinite: true,
+        ..Limits::default()
+    };
+    let (handle, done) = spawn_search(limits, control.clone());
+    std::thread::sleep(std::time::Duration::from_millis(50));
+    assert!(!done.load(Relaxed), "returned before stop");
+    control.stop.store(true, Relaxed);
+    let r = handle.join().unwrap();
+    assert!(Position::startpos().is_legal(r.best.unwrap()));
+    assert_eq!(r.depth, 2);
+}
+
+#[test]
+fn ponder_ignores_time_until_ponderhit() {
+    let control = std::sync::Arc::new(SearchControl::default());
+    control.ponder.store(true, Relaxed);
+    let limits = Limits {
+        movetime: Some(std::time::Duration::from_millis(1)),
+        ..Limits::default()
+    };
+    let (handle, done) = spawn_search(limits, control.clone());
+    std::thread::sleep(std::time::Duration::from_millis(50));
+    assert!(!done.load(Relaxed), "time limit applied while pondering");
+    // Ponderhit: the 1 ms budget starts now.
+    control.ponder.store(false, Relaxed);
+    let r = handle.join().unwrap();
+    assert!(Position::startpos().is_legal(r.best.unwrap()));
+    assert!(!control.stop.load(Relaxed));
+}
+
+#[test]
+fn multipv_reports_distinct_sorted_lines() {
+    let mut s = searcher();
+    s.options_mut().multipv = 3;
+    let (r, infos) = search(&mut s, &Position::startpos(), 4);
+    let last: Vec<_> = infos.iter().filter(|i| i.depth == 4).collect();
+    assert_eq!(last.len(), 3);
+    assert_eq!(
+        last.iter().map(|i| i.multipv).collect::<Vec<_>>(),
+        vec![1, 2, 3]
+    );
+    assert_eq!(last[0].pv[0], r.best.unwrap());
+    assert_ne!(last[0].pv[0], last[1].pv[0]);
+    assert_ne!(last[1].pv[0], last[2].pv[0]);
+    let cp = |s: Score| match s {
+        Score::Cp(v) => v,
+        Score::Mate(n) => {
+            if n > 0 {
+                100_000 - n
+            } else {
+                -100_000 - n
+            }
+        }
+    };
+    assert!(cp(last[0].score) >= cp(last[1].score));
+    assert!(cp(last[1].score) >= cp(last[2].score));
+}
+
+#[test]
+fn threads_search_in_parallel() {
+    let mut s = searcher();
+    s.options_mut().threads = 3;
+    let pos = Position::startpos();
+    let (_, per_thread) = s.search_counting_threads(&pos, &depth_limit(7));
+    assert_eq!(per_thread.len(), 3);
+    assert!(per_thread.iter().all(|&n| n > 0), "{per_thread:?}");
+    // Threads can be reduced again and the result stays legal.
+    s.options_mut().threads = 1;
+    let (r, _) = search(&mut s, &pos, 5);
+    assert!(pos.is_legal(r.best.unwrap()));
+}
+
+#[test]
+fn wild_evaluators_cannot_fake_decided_scores() {
+    struct Wild;
+    impl Evaluator for Wild {
+        fn win_probability(&self, _: &Position) -> f32 {
+            f32::NAN
+        }
+        fn evaluate_cp(&self, pos: &Position) -> i32 {
+            if pos.side_to_move() == Color::Sente {
+                i32::MAX
+            } else {
+                i32::MIN
+            }
+        }
+    }
+    let mut s = searcher();
+    s.set_evaluator(std::sync::Arc::new(Wild));
+    let (r, _) = search(&mut s, &Position::startpos(), 4);
+    assert!(Position::startpos().is_legal(r.best.unwrap()));
+    assert!(
+        matches!(r.score, Score::Cp(v) if v.abs() <= score::EVAL_LIMIT),
+        "{:?}",
+        r.score
+    );
+}
+
+#[test]
+fn cp_from_probability_is_logistic_and_clamped() {
+    assert_eq!(cp_from_probability(0.5), 0);
+    let p = 1.0 / (1.0 + (-1.0f32).exp());
+    assert_eq!(cp_from_probability(p), 600);
+    assert_eq!(cp_from_probability(1.0 - p), -600);
+    assert_eq!(cp_from_probability(1.0), 9000);
+    assert_eq!(cp_from_probability(0.0), -9000);
+    assert_eq!(cp_from_probability(f32::NAN), 0);
+}
+
+// ---- test-data generation (run by hand) --------------------------------------------------------
+
+/// Prints positions with forced mates of exact length 1, 3 and 5 found in random games.
+/// `cargo test --release --lib search::tests::generate_mate_positions -- --ignored --nocapture`
+#[test]
+#[ignore = "generates test data; about a minute in release"]
+fn generate_mate_positions() {
+    let mut rng = StdRng::seed_from_u64(2024);
+    let mut found = [0usize; 6];
+    while found[1] < 8 || found[3] < 8 || found[5] < 8 {
+        let pos = random_position(&mut rng);
+        if pos.in_check() {
+            continue;
+        }
+        for n in [1, 3, 5] {
+            if found[n as usize] >= 8 {
+                continue;
+            }
+            if shortest_win(&pos, n, false) == Some(n) && shortest_win(&pos, n, true) == Some(n) {
+                found[n as usize] += 1;
+                println!("    ({n}, \"{}\"),", pos.to_sfen());
+            }
+        }
+    }
+}
+
+use std::sync::atomic::Ordering::Relaxed;
+
+/// Prints bench lines: positions from self-play games at depth 4 after random openings.
+/// `cargo test --release --lib search::tests::generate_bench_lines -- --ignored --nocapture`
+#[test]
+#[ignore = "generates bench data; about a minute in release"]
+fn generate_bench_lines() {
+    let mut rng = StdRng::seed_from_u64(55);
+    let mut s = searcher();
+    let mut lines = 0;
+    let mut seen = std::collections::HashSet::new();
+    seen.insert(Position::startpos().key());
+    while lines < 29 {
+        let mut pos = Position::startpos();
+        let mut moves: Vec<String> = Vec::new();
+        let opening = rng.gen_range(2..6);
+        for ply in 0..40 {
+            let legal = pos.legal_moves();
+            if legal.is_empty() {
+                break;
+            }
+            let mv = if ply < opening {
+                legal[rng.gen_range(0..legal.len())]
+            } else {
+                s.clear();
+                let (r, _) = search(&mut s, &pos, 4);
+                r.best.unwrap()
+            };
+            pos.make_move(mv);
+            moves.push(mv.to_string());
+            if [7, 15, 25].contains(&ply)
+                && pos.has_legal_move()
+                && lines < 29
+                && seen.insert(pos.key())
+            {
+                println!("    \"{}\",", moves.join(" "));
+                lines += 1;
+            }
+        }
+    }
+}
+
+// ---- feature matches (run by hand) ----------------------------------------------------------
+
+/// Plays one game between `players` (sente first) from `opening`, refereed by `Game`
+/// (mate, no legal move, 千日手 and perpetual check), drawn at `max_plies`.
+fn play_game(
+    players: [&mut Searcher; 2],
+    opening: &[Move],
+    nodes: u64,
+    max_plies: u32,
+) -> GameStatus {
+    let mut game = Game::startpos();
+    game.set_max_plies(Some(max_plies));
+    for &mv in opening {
+        game.play(mv).expect("opening move is legal");
+    }
+    let [sente, gote] = players;
+    sente.clear();
+    gote.clear();
+    let limits = Limits {
+        nodes: Some(nodes),
+        ..Limits::default()
+    };
+    while !game.status().is_over() {
+        let player = if game.position().side_to_move() == Color::Sente {
+            &mut *sente
+        } else {
+            &mut *gote
+        };
+        let r = player.search(&game, &limits, &SearchControl::default(), &mut |_| {});
+        game.play(r.best.expect("the game is not over"))
+            .expect("legal");
+    }
+    game.status()
+}
+
+/// Plays the default search against one with a feature switched off (FEATURE = null_move, lmr,
+/// shallow_pruning or check_extension), each opening with both colours, fixed nodes per move.
+/// `FEATURE=lmr GAMES=100 NODES=20000 cargo test --release --lib search::tests::feature_match
+///  -- --ignored --nocapture`
+#[test]
+#[ignore = "self-play match; minutes in release"]
+fn feature_match() {
+    let feature = std::env::var("FEATURE").unwrap_or_else(|_| "null_move".into());
+    let games: usize = std::env::var("GAMES")
+        .ok()
+        .and_then(|g| g.parse().ok())
+        .unwrap_or(100);
+    let nodes: u64 = std::env::var("NODES")
+        .ok()
+        .and_then(|g| g.parse().ok())
+        .unwrap_or(20_000);
+    let mut without = SearchFeatures::default();
+    match feature.as_str() {
+        "null_move" => without.null_move = false,
+        "lmr" => without.lmr = false,
+        "shallow_pruning" => without.shallow_pruning = false,
+        "check_extension" => without.check_extension = false,
+        other => panic!("unknown feature {other}"),
+    }
+    let options = |features| SearchOptions {
+        hash_mb: 16,
+        features,
+        ..SearchOptions::default()
+    };
+    let mut rng = StdRng::seed_from_u64(99);
+    let (mut wins, mut losses, mut draws) = (0, 0, 0);
+    for pair in 0..games / 2 {
+        // A random 4-ply opening that leaves a game to play.
+        let opening = loop {
+            let mut pos = Position::startpos();
+            let mut moves = Vec::new();
+            for _ in 0..4 {
+                let legal = pos.legal_moves();
+                let mv = legal[rng.gen_range(0..legal.len())];
+                pos.make_move(mv);
+                moves.push(mv);
+            }
+            if pos.has_legal_move() {
+                break moves;
+            }
+        };
+        for with_as in [Color::Sente, Color::Gote] {
+            let mut with = Searcher::new(options(SearchFeatures::default()));
+            let mut other = Searcher::new(options(without));
+            let players = if with_as == Color::Sente {
+                [&mut with, &mut other]
+            } else {
+                [&mut other, &mut with]
+            };
+            match play_game(players, &opening, nodes, 150) {
+                GameStatus::Win { winner, .. } if winner == with_as => wins += 1,
+                GameStatus::Win { .. } => losses += 1,
+                _ => draws += 1,
+            }
+        }
+        let n = (wins + losses + draws) as f64;
+        let score = (wins as f64 + draws as f64 / 2.0) / n;
+        println!(
+            "pair {pair}: with {feature}: +{wins} -{losses} ={draws}  score {:.3}  elo {:+.0}",
+            score,
+            -400.0 * (1.0 / score.clamp(0.001, 0.999) - 1.0).log10()
+        );
+    }
+}

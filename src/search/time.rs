@@ -1,0 +1,230 @@
+//! Time management: how long to think from the clock (remaining time, increment, byoyomi) or
+//! an exact movetime, minus the move overhead, with a safety margin so we never flag.
+
+use std::time::{Duration, Instant};
+
+use super::{ClockLimits, Limits, SearchControl};
+use std::sync::atomic::Ordering::Relaxed;
+
+/// Kept back on top of the move overhead: poll latency plus scheduling jitter.
+pub const SAFETY_MARGIN: Duration = Duration::from_millis(10);
+/// Shortest budget ever set, so that at least a shallow search completes.
+const MIN_THINK: Duration = Duration::from_millis(1);
+/// Expected number of our own moves still to play, for spreading the main time.
+const MOVES_TO_GO: u32 = 25;
+
+/// The time allowed for one move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TimeBudget {
+    /// Aim: at the end of an iteration, stop if this much (scaled by stability) has passed.
+    pub optimum: Duration,
+    /// Hard limit: the search is aborted when it is reached.
+    pub maximum: Duration,
+    /// Use the whole maximum (movetime, or byoyomi-only where unused time is lost anyway):
+    /// never stop early at the end of an iteration.
+    pub use_all: bool,
+}
+
+/// The budget for `limits`, or `None` when no time limit applies.
+pub fn budget(limits: &Limits, move_overhead: Duration) -> Option<TimeBudget> {
+    if let Some(movetime) = limits.movetime {
+        let t = movetime.saturating_sub(move_overhead).max(MIN_THINK);
+        return Some(TimeBudget {
+            optimum: t,
+            maximum: t,
+            use_all: true,
+        });
+    }
+    limits
+        .clock
+        .map(|clock| clock_budget(&clock, move_overhead))
+}
+
+fn clock_budget(clock: &ClockLimits, move_overhead: Duration) -> TimeBudget {
+    let reserve = move_overhead + SAFETY_MARGIN;
+    // Everything we may spend on this move without losing: the main time plus one byoyomi
+    // period (the increment only arrives after the move).
+    let hard = (clock.remaining + clock.byoyomi)
+        .saturating_sub(reserve)
+        .max(MIN_THINK);
+    if clock.remaining.is_zero() && !clock.byoyomi.is_zero() {
+        // Byoyomi only: time not used is lost, so use it all.
+        return TimeBudget {
+            optimum: hard,
+            maximum: hard,
+            use_all: true,
+        };
+    }
+    let optimum = clock.remaining / MOVES_TO_GO + clock.increment * 3 / 4 + clock.byoyomi;
+    let maximum = clock.remaining / 4 + clock.increment + clock.byoyomi;
+    let maximum = maximum.saturating_sub(reserve).min(hard).max(MIN_THINK);
+    TimeBudget {
+        optimum: optimum.saturating_sub(reserve).min(maximum).max(MIN_THINK),
+        maximum,
+        use_all: false,
+    }
+}
+
+/// The main thread's clock: the budget counts from the search start, or from ponderhit.
+pub struct TimeKeeper {
+    pub search_start: Instant,
+    budget_start: Instant,
+    pub budget: Option<TimeBudget>,
+    pondering: bool,
+}
+
+impl TimeKeeper {
+    /// `start`: when the `go` arrived (before any table resizing).
+    pub fn new(budget: Option<TimeBudget>, control: &SearchControl, start: Instant) -> TimeKeeper {
+        TimeKeeper {
+            search_start: start,
+            budget_start: start,
+            budget,
+            pondering: control.ponder.load(Relaxed),
+        }
+    }
+
+    /// Whether time limits apply now; notices ponderhit and restarts the budget there.
+    pub fn counting(&mut self, control: &SearchControl) -> bool {
+        if control.ponder.load(Relaxed) {
+            self.pondering = true;
+            return false;
+        }
+        if self.pondering {
+            self.pondering = false;
+            self.budget_start = Instant::now();
+        }
+        true
+    }
+
+    /// Time spent against the budget.
+    pub fn used(&self) -> Duration {
+        self.budget_start.elapsed()
+    }
+
+    /// Whether the hard limit has been reached (abort the search).
+    pub fn out_of_time(&mut self, control: &SearchControl) -> bool {
+        match self.budget {
+            Some(b) => self.counting(control) && self.used() >= b.maximum,
+            None => false,
+        }
+    }
+
+    /// At the end of an iteration: whether starting another one is not worth it. `instability`
+    /// grows when the best move has been changing (1.0 = stable).
+    pub fn stop_after_iteration(&mut self, control: &SearchControl, instability: f64) -> bool {
+        let Some(b) = self.budget else {
+            return false;
+        };
+        if !self.counting(control) || b.use_all {
+            return false;
+        }
+        // The next iteration takes roughly twice the time of all before it: do not start one
+        // that would run far past the aim.
+        let aim = b
+            .optimum
+            .mul_f64(instability.clamp(0.5, 2.5))
+            .min(b.maximum);
+        self.used() >= aim.mul_f64(0.5)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ms(n: u64) -> Duration {
+        Duration::from_millis(n)
+    }
+
+    fn clock(remaining: u64, increment: u64, byoyomi: u64) -> Limits {
+        Limits {
+            clock: Some(ClockLimits {
+                remaining: ms(remaining),
+                increment: ms(increment),
+                byoyomi: ms(byoyomi),
+            }),
+            ..Limits::default()
+        }
+    }
+
+    #[test]
+    fn movetime_is_exact_minus_overhead() {
+        let limits = Limits {
+            movetime: Some(ms(1000)),
+            ..Limits::default()
+        };
+        let b = budget(&limits, ms(50)).unwrap();
+        assert_eq!((b.optimum, b.maximum, b.use_all), (ms(950), ms(950), true));
+        // Overhead larger than the movetime still leaves a minimal think.
+        let b = budget(&limits, ms(5000)).unwrap();
+        assert_eq!(b.maximum, MIN_THINK);
+        assert!(budget(&Limits::default(), ms(50)).is_none());
+    }
+
+    #[test]
+    fn sudden_death_spreads_main_time() {
+        // 60 s, no increment: aim 60/25 = 2.4 s less reserve, hard limit 15 s less reserve.
+        let b = budget(&clock(60_000, 0, 0), ms(50)).unwrap();
+        assert_eq!(b.optimum, ms(2400 - 60));
+        assert_eq!(b.maximum, ms(15_000 - 60));
+        assert!(!b.use_all);
+    }
+
+    #[test]
+    fn increment_and_byoyomi_add_to_the_budget() {
+        // 10 s + 1 s increment: 400 + 750 = 1150 ms aim, 2500 + 1000 ms max, less 60 ms.
+        let b = budget(&clock(10_000, 1000, 0), ms(50)).unwrap();
+        assert_eq!(b.optimum, ms(1150 - 60));
+        assert_eq!(b.maximum, ms(3500 - 60));
+        // 10 s main time and 10 s byoyomi: 400 + 10000 aim, capped by 2500 + 10000 max.
+        let b = budget(&clock(10_000, 0, 10_000), ms(50)).unwrap();
+        assert_eq!(b.optimum, ms(10_400 - 60));
+        assert_eq!(b.maximum, ms(12_500 - 60));
+    }
+
+    #[test]
+    fn byoyomi_only_uses_the_whole_period() {
+        let b = budget(&clock(0, 0, 10_000), ms(100)).unwrap();
+        assert_eq!(
+            (b.optimum, b.maximum, b.use_all),
+            (ms(9890), ms(9890), true)
+        );
+    }
+
+    #[test]
+    fn never_exceeds_what_is_left() {
+        for remaining in [0u64, 5, 40, 100, 1000, 30_000] {
+            for increment in [0u64, 100, 2000] {
+                for byoyomi in [0u64, 500, 5000] {
+                    let b = budget(&clock(remaining, increment, byoyomi), ms(30)).unwrap();
+                    let left = ms(remaining + byoyomi);
+                    assert!(b.optimum <= b.maximum);
+                    assert!(
+                        b.maximum <= left.saturating_sub(ms(40)).max(MIN_THINK),
+                        "{remaining} {increment} {byoyomi}: {b:?}"
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn ponder_delays_the_budget_until_ponderhit() {
+        let control = SearchControl::default();
+        control.ponder.store(true, Relaxed);
+        let mut keeper = TimeKeeper::new(budget(&clock(0, 0, 1), ms(0)), &control, Instant::now());
+        std::thread::sleep(ms(20));
+        assert!(
+            !keeper.out_of_time(&control),
+            "no time limit while pondering"
+        );
+        control.ponder.store(false, Relaxed);
+        assert!(
+            !keeper.out_of_time(&control),
+            "budget restarts at ponderhit"
+        );
+        std::thread::sleep(ms(5));
+        assert!(keeper.out_of_time(&control));
+    }
+}

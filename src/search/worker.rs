@@ -1,0 +1,1050 @@
+//! One search thread: iterative deepening over a negamax alpha-beta with principal variation
+//! search, aspiration windows, null-move pruning, late move reductions, check extension and
+//! quiescence. Thread 0 reports and manages time; helper threads (Lazy SMP) search the same
+//! tree at staggered depths and share what they find through the transposition table.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
+use std::sync::mpsc::{Sender, channel};
+use std::time::{Duration, Instant};
+
+use super::heuristics::{Heuristics, history_bonus};
+use super::ordering::{is_quiet, pick_next, score_moves, score_tactical, see_ge, tactical_gain};
+use super::score::*;
+use super::time::{TimeKeeper, budget};
+use super::tt::{Bound, TranspositionTable};
+use super::{
+    Evaluator, Limits, SearchControl, SearchFeatures, SearchInfo, SearchOptions, SearchResult,
+};
+use crate::shogi::game::HistoryEntry;
+use crate::shogi::{Color, GenKind, Move, MoveList, Position};
+
+/// Search threads recurse up to MAX_PLY deep with move lists on the stack.
+const THREAD_STACK: usize = 32 << 20;
+/// Nodes between two looks at the clock and the stop flags (well under a millisecond).
+const POLL_INTERVAL: u64 = 512;
+/// Buckets of the repetition pre-filter (counts of path keys by their low bits).
+const REP_FILTER: usize = 1024;
+
+/// A root move with what the last iteration learnt about it.
+#[derive(Clone, Debug)]
+pub struct RootMove {
+    pub mv: Move,
+    pub score: i32,
+    pub previous_score: i32,
+    pub seldepth: usize,
+    pub pv: Vec<Move>,
+}
+
+/// What all threads of one search share.
+struct Shared<'a> {
+    tt: &'a TranspositionTable,
+    control: &'a SearchControl,
+    limits: &'a Limits,
+    features: SearchFeatures,
+    multipv: usize,
+    max_plies: Option<u32>,
+    /// Stops the helpers when the main thread is done.
+    abort: AtomicBool,
+    /// Per-thread node counts, published at each poll.
+    nodes: Vec<AtomicU64>,
+    root: &'a Position,
+    root_moves: Vec<Move>,
+    history: &'a [HistoryEntry],
+}
+
+impl Shared<'_> {
+    fn total_nodes(&self) -> u64 {
+        self.nodes.iter().map(|n| n.load(Relaxed)).sum()
+    }
+}
+
+/// Runs a search on `opts.threads` threads and returns the main thread's result.
+#[allow(clippy::too_many_arguments)]
+pub fn run(
+    tt: &TranspositionTable,
+    opts: &SearchOptions,
+    max_plies: Option<u32>,
+    evaluator: &Arc<dyn Evaluator>,
+    thread_memory: &mut [Box<Heuristics>],
+    pos: &Position,
+    history: &[HistoryEntry],
+    limits: &Limits,
+    control: &SearchControl,
+    start: Instant,
+    on_info: &mut dyn FnMut(&SearchInfo),
+) -> (SearchResult, Vec<u64>) {
+    let root_moves = pos.legal_moves().to_vec();
+    if root_moves.is_empty() {
+        let result = SearchResult {
+            best: None,
+            ponder: None,
+            score: to_public(mated_in(0)),
+            depth: 0,
+            nodes: 0,
+        };
+        return (result, vec![0; thread_memory.len()]);
+    }
+    let shared = Shared {
+        tt,
+        control,
+        limits,
+        features: opts.features,
+        multipv: opts.multipv.max(1),
+        max_plies: max_plies.filter(|&n| n > 0),
+        abort: AtomicBool::new(false),
+        nodes: (0..thread_memory.len())
+            .map(|_| AtomicU64::new(0))
+            .collect(),
+        root: pos,
+        root_moves,
+        history,
+    };
+    let time = TimeKeeper::new(budget(limits, opts.move_overhead), control, start);
+    let (info_tx, info_rx) = channel::<SearchInfo>();
+    let outcome = std::thread::scope(|scope| {
+        let mut handles = Vec::new();
+        let mut time = Some(time);
+        let mut info_tx = Some(info_tx);
+        for (id, memory) in thread_memory.iter_mut().enumerate() {
+            let shared = &shared;
+            let evaluator: &dyn Evaluator = evaluator.as_ref();
+            let time = time.take();
+            let tx = info_tx.take();
+            let handle = std::thread::Builder::new()
+                .name(format!("search-{id}"))
+                .stack_size(THREAD_STACK)
+                .spawn_scoped(scope, move || {
+                    let mut worker = Worker::new(id, shared, evaluator, memory, time, tx);
+                    worker.iterate();
+                    if id == 0 {
+                        shared.abort.store(true, Relaxed);
+                    }
+                    shared.nodes[id].store(worker.nodes, Relaxed);
+                    (worker.root_moves, worker.completed_depth)
+                })
+                .expect("spawn search thread");
+            handles.push(handle);
+        }
+        // Infos come from the main thread; relay them on the caller's thread.
+        for info in info_rx {
+            on_info(&info);
+        }
+        let mut results: Vec<_> = handles
+            .into_iter()
+            .map(|h| h.join().expect("search thread panicked"))
+            .collect();
+        results.swap_remove(0)
+    });
+    let (root_moves, depth) = outcome;
+    let best = &root_moves[0];
+    let ponder = best.pv.get(1).copied().or_else(|| {
+        let after = pos.after(best.mv);
+        tt.probe(after.key())
+            .map(|e| e.mv)
+            .filter(|&mv| after.is_legal(mv))
+    });
+    let result = SearchResult {
+        best: Some(best.mv),
+        ponder,
+        score: to_public(best.score),
+        depth: depth as u32,
+        nodes: shared.total_nodes(),
+    };
+    (
+        result,
+        shared.nodes.iter().map(|n| n.load(Relaxed)).collect(),
+    )
+}
+
+struct Worker<'a> {
+    id: usize,
+    shared: &'a Shared<'a>,
+    evaluator: &'a dyn Evaluator,
+    heur: &'a mut Heuristics,
+    time: Option<TimeKeeper>,
+    info_tx: Option<Sender<SearchInfo>>,
+    pos: Position,
+    nodes: u64,
+    /// Nodes at which this thread stops by itself (single-threaded `go nodes`).
+    node_limit: u64,
+    stopped: bool,
+    completed_depth: i32,
+    root_depth: i32,
+    seldepth: usize,
+    pv_index: usize,
+    best_move_changes: f64,
+    root_moves: Vec<RootMove>,
+    /// Keys and check flags of the game history followed by the search path; the node at
+    /// ply p is at `root_index + p`.
+    keys: Vec<u64>,
+    checks: Vec<bool>,
+    root_index: usize,
+    /// Repetition scans never cross a null move: they start no lower than this index.
+    scan_floor: usize,
+    rep_filter: Box<[u16; REP_FILTER]>,
+    /// The move made at each ply (Move::NULL for a null move), for counter-moves.
+    current_move: [Move; MAX_PLY + 2],
+    static_eval: [i32; MAX_PLY + 2],
+    pv: Box<[[Move; MAX_PLY + 1]; MAX_PLY + 1]>,
+    pv_len: [usize; MAX_PLY + 1],
+    lmr: Box<[[u8; 64]; 64]>,
+}
+
+impl<'a> Worker<'a> {
+    fn new(
+        id: usize,
+        shared: &'a Shared<'a>,
+        evaluator: &'a dyn Evaluator,
+        heur: &'a mut Heuristics,
+        time: Option<TimeKeeper>,
+        info_tx: Option<Sender<SearchInfo>>,
+    ) -> Worker<'a> {
+        heur.clear_killers();
+        let mut keys = Vec::with_capacity(shared.history.len() + MAX_PLY + 2);
+        let mut checks = Vec::with_capacity(keys.capacity());
+        let mut rep_filter = Box::new([0u16; REP_FILTER]);
+        for entry in shared.history {
+            keys.push(entry.key);
+            checks.push(entry.in_check);
+            rep_filter[entry.key as usize % REP_FILTER] += 1;
+        }
+        let root_index = keys.len();
+        keys.resize(root_index + MAX_PLY + 2, 0);
+        checks.resize(root_index + MAX_PLY + 2, false);
+        let mut lmr = Box::new([[0u8; 64]; 64]);
+        for (d, row) in lmr.iter_mut().enumerate().skip(1) {
+            for (m, r) in row.iter_mut().enumerate().skip(1) {
+                *r = ((d as f64).ln() * (m as f64).ln() / 2.5) as u8;
+            }
+        }
+        let single_thread = shared.nodes.len() == 1;
+        Worker {
+            id,
+            shared,
+            evaluator,
+            heur,
+            time,
+            info_tx,
+            pos: shared.root.clone(),
+            nodes: 0,
+            node_limit: match shared.limits.nodes {
+                Some(n) if single_thread => n,
+                _ => u64::MAX,
+            },
+            stopped: false,
+            completed_depth: 0,
+            root_depth: 0,
+            seldepth: 0,
+            pv_index: 0,
+            best_move_changes: 0.0,
+            root_moves: shared
+                .root_moves
+                .iter()
+                .map(|&mv| RootMove {
+                    mv,
+                    score: -INFINITE,
+                    previous_score: -INFINITE,
+                    seldepth: 0,
+                    pv: vec![mv],
+                })
+                .collect(),
+            keys,
+            checks,
+            root_index,
+            scan_floor: 0,
+            rep_filter,
+            current_move: [Move::NULL; MAX_PLY + 2],
+            static_eval: [0; MAX_PLY + 2],
+            pv: Box::new([[Move::NULL; MAX_PLY + 1]; MAX_PLY + 1]),
+            pv_len: [0; MAX_PLY + 1],
+            lmr,
+        }
+    }
+
+    // ---- stopping ------------------------------------------------------------------------
+
+    /// Counts a node and says whether to unwind (checked at every node; cheap).
+    #[inline(always)]
+    fn count_node_and_check(&mut self) -> bool {
+        if self.stopped {
+            return true;
+        }
+        self.nodes += 1;
+        if self.nodes >= self.node_limit {
+            self.request_stop();
+        }
+        if self.nodes.is_multiple_of(POLL_INTERVAL) {
+            self.poll();
+        }
+        self.stopped
+    }
+
+    fn poll(&mut self) {
+        let shared = self.shared;
+        shared.nodes[self.id].store(self.nodes, Relaxed);
+        if shared.abort.load(Relaxed) || shared.control.stop.load(Relaxed) {
+            self.request_stop();
+        }
+        if self.id == 0 {
+            let out_of_nodes = shared
+                .limits
+                .nodes
+                .is_some_and(|limit| shared.total_nodes() >= limit);
+            let out_of_time = self
+                .time
+                .as_mut()
+                .is_some_and(|time| time.out_of_time(shared.control));
+            if out_of_nodes || out_of_time {
+                self.request_stop();
+            }
+        }
+    }
+
+    /// The main thread always finishes depth 1, so that there is a searched best move.
+    fn request_stop(&mut self) {
+        if self.id != 0 || self.completed_depth >= 1 {
+            self.stopped = true;
+        }
+    }
+
+    // ---- iterative deepening ----------------------------------------------------------------
+
+    fn iterate(&mut self) {
+        let limits = self.shared.limits;
+        let max_depth = limits
+            .depth
+            .map_or(MAX_DEPTH, |d| (d as i32).clamp(1, MAX_DEPTH));
+        let multipv = if self.id == 0 {
+            self.shared.multipv.min(self.root_moves.len())
+        } else {
+            1
+        };
+        let mut last_reported = Move::NULL;
+        for depth in 1..=max_depth {
+            if self.id > 0 && skip_depth(self.id, depth) {
+                continue;
+            }
+            self.root_depth = depth;
+            self.best_move_changes *= 0.5;
+            for rm in &mut self.root_moves {
+                rm.previous_score = rm.score;
+            }
+            for pv_index in 0..multipv {
+                self.pv_index = pv_index;
+                self.seldepth = 0;
+                self.aspiration(depth);
+                self.root_moves[..=pv_index].sort_by_key(|rm| std::cmp::Reverse(rm.score));
+                if self.stopped {
+                    break;
+                }
+            }
+            if self.stopped {
+                break;
+            }
+            self.completed_depth = depth;
+            if self.id != 0 {
+                continue;
+            }
+            self.report(depth, multipv);
+            last_reported = self.root_moves[0].mv;
+            if self.finished_after_iteration(depth) {
+                break;
+            }
+            // A stop that arrived during depth 1 was deferred until now.
+            self.poll();
+            if self.stopped {
+                break;
+            }
+        }
+        if self.id == 0 && self.root_moves[0].mv != last_reported && self.completed_depth > 0 {
+            // An interrupted iteration found a better move: say so before bestmove.
+            self.report(self.completed_depth, 1);
+        }
+    }
+
+    fn aspiration(&mut self, depth: i32) {
+        let previous = self.root_moves[self.pv_index].previous_score;
+        let mut delta = 25;
+        let (mut alpha, mut beta) = if depth >= 4 && !is_decided(previous) {
+            (
+                (previous - delta).max(-INFINITE),
+                (previous + delta).min(INFINITE),
+            )
+        } else {
+            (-INFINITE, INFINITE)
+        };
+        loop {
+            let score = self.search_root(alpha, beta, depth);
+            self.root_moves[self.pv_index..].sort_by_key(|rm| std::cmp::Reverse(rm.score));
+            if self.stopped {
+                return;
+            }
+            if score <= alpha {
+                beta = (alpha + beta) / 2;
+                alpha = (score - delta).max(-INFINITE);
+            } else if score >= beta {
+                beta = (score + delta).min(INFINITE);
+            } else {
+                return;
+            }
+            delta += delta / 2;
+            if delta > 800 {
+                alpha = -INFINITE;
+                beta = INFINITE;
+            }
+        }
+    }
+
+    fn finished_after_iteration(&mut self, depth: i32) -> bool {
+        let control = self.shared.control;
+        let limits = self.shared.limits;
+        if limits.infinite || control.ponder.load(Relaxed) {
+            return false;
+        }
+        let Some(time) = &mut self.time else {
+            return false;
+        };
+        if time.budget.is_none() {
+            return false;
+        }
+        let best = self.root_moves[0].score;
+        let only_move = self.root_moves.len() == 1;
+        // A mate seen with plenty of depth to spare will not change.
+        let mate_settled = best.abs() >= MATE_IN_MAX_PLY && depth >= 2 * (MATE - best.abs()) + 4;
+        if (only_move || mate_settled) && time.counting(control) {
+            return true;
+        }
+        let instability = 1.0 + self.best_move_changes;
+        time.stop_after_iteration(control, instability)
+    }
+
+    fn report(&mut self, depth: i32, lines: usize) {
+        let Some(tx) = &self.info_tx else {
+            return;
+        };
+        let shared = self.shared;
+        shared.nodes[self.id].store(self.nodes, Relaxed);
+        let nodes = shared.total_nodes();
+        let elapsed = self
+            .time
+            .as_ref()
+            .map_or(Duration::ZERO, |t| t.search_start.elapsed());
+        let time_ms = elapsed.as_millis() as u64;
+        let nps = (nodes as f64 / elapsed.as_secs_f64().max(1e-3)) as u64;
+        let hashfull = shared.tt.hashfull();
+        for (i, rm) in self.root_moves.iter().take(lines).enumerate() {
+            let _ = tx.send(SearchInfo {
+                depth: depth as u32,
+                seldepth: rm.seldepth.max(depth as usize) as u32,
+                multipv: i as u32 + 1,
+                score: to_public(rm.score),
+                nodes,
+                nps,
+                time_ms,
+                hashfull,
+                pv: rm.pv.clone(),
+            });
+        }
+    }
+
+    // ---- evaluation and rules ---------------------------------------------------------------
+
+    #[inline(always)]
+    fn evaluate(&self) -> i32 {
+        // Whatever the evaluator returns, keep it below decided scores.
+        self.evaluator
+            .evaluate_cp(&self.pos)
+            .clamp(-EVAL_LIMIT, EVAL_LIMIT)
+    }
+
+    /// Whether the game's ply limit is reached at `ply`.
+    #[inline(always)]
+    fn at_ply_limit(&self, ply: usize) -> bool {
+        match self.shared.max_plies {
+            Some(limit) => (self.root_index + ply) as u64 >= u64::from(limit),
+            None => false,
+        }
+    }
+
+    /// The rules' verdict if the node at `index` repeats an earlier position of the game or
+    /// path: the cycle since the latest earlier occurrence is assumed to go on to 千日手.
+    /// Perpetual check loses for the checking side; any other repetition loses for sente. A
+    /// cycle that cannot reach its fourth occurrence before the draw limit is a draw.
+    #[inline(always)]
+    fn repetition_score(&self, index: usize, ply: usize) -> Option<i32> {
+        let key = self.keys[index];
+        let mut latest = None;
+        let mut first = index;
+        let mut occurrences = 1;
+        let mut j = index;
+        while j >= self.scan_floor + 2 {
+            j -= 2;
+            if self.keys[j] == key {
+                latest.get_or_insert(j);
+                first = j;
+                occurrences += 1;
+            }
+        }
+        let latest = latest?;
+        if occurrences >= 4 {
+            // A real 千日手: judged over everything since the first occurrence.
+            return Some(self.cycle_score(first, index, ply));
+        }
+        if let Some(limit) = self.shared.max_plies {
+            let plies_to_fourth = (4 - occurrences) * (index - latest);
+            if (index + plies_to_fourth) as u64 > u64::from(limit) {
+                return Some(DRAW);
+            }
+        }
+        Some(self.cycle_score(latest, index, ply))
+    }
+
+    fn cycle_score(&self, first: usize, last: usize, ply: usize) -> i32 {
+        let side = self.pos.side_to_move();
+        // Entry m was reached by a move of the side not to move there; its check flag says
+        // whether that move gave check. Entries of `last`'s parity were reached by the opponent.
+        let mut opponent_always_checked = true;
+        let mut mover_always_checked = true;
+        for m in first + 1..=last {
+            if (last - m).is_multiple_of(2) {
+                opponent_always_checked &= self.checks[m];
+            } else {
+                mover_always_checked &= self.checks[m];
+            }
+        }
+        let loser = match (opponent_always_checked, mover_always_checked) {
+            (true, false) => !side,
+            (false, true) => side,
+            _ => Color::Sente,
+        };
+        let win = RULE_WIN - ply as i32;
+        if loser == side { -win } else { win }
+    }
+
+    #[inline(always)]
+    fn enter_path(&mut self, key: u64) {
+        self.rep_filter[key as usize % REP_FILTER] += 1;
+    }
+
+    #[inline(always)]
+    fn leave_path(&mut self, key: u64) {
+        self.rep_filter[key as usize % REP_FILTER] -= 1;
+    }
+
+    #[inline(always)]
+    fn update_pv(&mut self, ply: usize, mv: Move) {
+        let child_len = self.pv_len[ply + 1];
+        let (head, tail) = self.pv.split_at_mut(ply + 1);
+        head[ply][0] = mv;
+        head[ply][1..=child_len].copy_from_slice(&tail[0][..child_len]);
+        self.pv_len[ply] = child_len + 1;
+    }
+
+    // ---- root ---------------------------------------------------------------------------------
+
+    fn search_root(&mut self, mut alpha: i32, beta: i32, depth: i32) -> i32 {
+        let key = self.pos.key();
+        let in_check = self.pos.in_check();
+        self.keys[self.root_index] = key;
+        self.checks[self.root_index] = in_check;
+        self.pv_len[0] = 0;
+        self.enter_path(key);
+        let mut best = -INFINITE;
+        let mut best_move = Move::NULL;
+        let original_alpha = alpha;
+        for i in self.pv_index..self.root_moves.len() {
+            let mv = self.root_moves[i].mv;
+            let first = i == self.pv_index;
+            let quiet = is_quiet(&self.pos, mv);
+            self.current_move[0] = mv;
+            self.seldepth = self.seldepth.max(1);
+            let undo = self.pos.make_move(mv);
+            let gives_check = self.pos.in_check();
+            let new_depth =
+                depth - 1 + i32::from(gives_check && self.shared.features.check_extension);
+            let mut score;
+            if first {
+                score = -self.search::<true>(-beta, -alpha, new_depth, 1, false);
+            } else {
+                let reduce = self.shared.features.lmr
+                    && depth >= 3
+                    && i >= self.pv_index + 4
+                    && quiet
+                    && !gives_check
+                    && !in_check;
+                let d = if reduce { new_depth - 1 } else { new_depth };
+                score = -self.search::<false>(-alpha - 1, -alpha, d, 1, true);
+                if score > alpha && d < new_depth {
+                    score = -self.search::<false>(-alpha - 1, -alpha, new_depth, 1, true);
+                }
+                if score > alpha && score < beta {
+                    score = -self.search::<true>(-beta, -alpha, new_depth, 1, false);
+                }
+            }
+            self.pos.unmake_move(mv, undo);
+            if self.stopped {
+                break;
+            }
+            let improved = score > alpha;
+            if first || improved {
+                let child_len = self.pv_len[1];
+                let rm = &mut self.root_moves[i];
+                rm.score = score;
+                rm.seldepth = self.seldepth;
+                rm.pv.clear();
+                rm.pv.push(mv);
+                rm.pv.extend_from_slice(&self.pv[1][..child_len]);
+                if !first && self.pv_index == 0 {
+                    self.best_move_changes += 1.0;
+                }
+            } else {
+                self.root_moves[i].score = -INFINITE;
+            }
+            if score > best {
+                best = score;
+            }
+            if improved {
+                best_move = mv;
+                alpha = score;
+                if score >= beta {
+                    break;
+                }
+            }
+        }
+        self.leave_path(key);
+        if !self.stopped && self.pv_index == 0 {
+            let bound = if best >= beta {
+                Bound::Lower
+            } else if best > original_alpha {
+                Bound::Exact
+            } else {
+                Bound::Upper
+            };
+            let eval = if in_check { 0 } else { self.evaluate() };
+            let bound = tt_bound(best, bound);
+            self.shared
+                .tt
+                .store(key, best_move, to_tt(best, 0), eval, depth, bound);
+        }
+        best
+    }
+
+    // ---- main search ----------------------------------------------------------------------------
+
+    fn search<const PV: bool>(
+        &mut self,
+        mut alpha: i32,
+        mut beta: i32,
+        depth: i32,
+        ply: usize,
+        cut_node: bool,
+    ) -> i32 {
+        // Repetition first, also for nodes about to drop into quiescence.
+        let key = self.pos.key();
+        let index = self.root_index + ply;
+        self.keys[index] = key;
+        if self.rep_filter[key as usize % REP_FILTER] != 0 {
+            self.checks[index] = self.pos.in_check();
+            if let Some(score) = self.repetition_score(index, ply) {
+                return score;
+            }
+        }
+        if depth <= 0 {
+            return self.qsearch::<PV>(alpha, beta, ply);
+        }
+        if self.count_node_and_check() {
+            return 0;
+        }
+        if PV {
+            self.pv_len[ply] = 0;
+            self.seldepth = self.seldepth.max(ply);
+        }
+        let in_check = self.pos.in_check();
+        self.checks[index] = in_check;
+        if self.at_ply_limit(ply) {
+            return if self.pos.has_legal_move() {
+                DRAW
+            } else {
+                mated_in(ply)
+            };
+        }
+        if ply >= MAX_PLY - 4 {
+            return if in_check { DRAW } else { self.evaluate() };
+        }
+        // Mate distance pruning: no line from here can beat a mate already found nearer.
+        alpha = alpha.max(mated_in(ply));
+        beta = beta.min(mate_in(ply + 1));
+        if alpha >= beta {
+            return alpha;
+        }
+        self.enter_path(key);
+        let score = self.search_node::<PV>(alpha, beta, depth, ply, cut_node, key, in_check);
+        self.leave_path(key);
+        score
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    fn search_node<const PV: bool>(
+        &mut self,
+        mut alpha: i32,
+        beta: i32,
+        mut depth: i32,
+        ply: usize,
+        cut_node: bool,
+        key: u64,
+        in_check: bool,
+    ) -> i32 {
+        let tt = self.shared.tt;
+        let features = self.shared.features;
+        let tt_hit = tt.probe(key);
+        let tt_move = tt_hit.map_or(Move::NULL, |e| e.mv);
+        if let Some(e) = tt_hit {
+            let score = from_tt(e.score, ply);
+            if !PV
+                && e.depth >= depth
+                && match e.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => score >= beta,
+                    Bound::Upper => score <= alpha,
+                    Bound::None => false,
+                }
+            {
+                return score;
+            }
+        }
+
+        let eval = if in_check {
+            -INFINITE
+        } else {
+            tt_hit.map_or_else(|| self.evaluate(), |e| e.eval)
+        };
+        self.static_eval[ply] = eval;
+        let improving = !in_check && ply >= 2 && eval > self.static_eval[ply - 2];
+
+        if !PV && !in_check && features.shallow_pruning {
+            // Reverse futility: far above beta at low depth, assume a cut-off.
+            let margin = 120 * depth - if improving { 60 } else { 0 };
+            if depth <= 6 && eval - margin >= beta && !is_decided(beta) {
+                return eval;
+            }
+        }
+
+        if !PV
+            && !in_check
+            && features.null_move
+            && depth >= 3
+            && eval >= beta
+            && !is_decided(beta)
+            && ply >= 1
+            && !self.current_move[ply - 1].is_null()
+        {
+            let r = 3 + depth / 4 + ((eval - beta) / 200).min(3);
+            self.current_move[ply] = Move::NULL;
+            let saved_floor = self.scan_floor;
+            self.scan_floor = self.root_index + ply + 1;
+            self.pos.make_null_move();
+            let score = -self.search::<false>(-beta, -beta + 1, depth - r, ply + 1, !cut_node);
+            self.pos.unmake_null_move();
+            self.scan_floor = saved_floor;
+            if self.stopped {
+                return 0;
+            }
+            if score >= beta {
+                return if is_decided(score) { beta } else { score };
+            }
+        }
+
+        // Without a TT move, a PV node searches a little shallower to find one cheaply.
+        if PV && tt_move.is_null() && depth >= 6 {
+            depth -= 1;
+        }
+
+        let mut list = MoveList::new();
+        self.pos.generate(GenKind::All, &mut list);
+        if list.is_empty() {
+            // Checkmate, or no legal move at all: either way the side to move loses.
+            return mated_in(ply);
+        }
+        let side = self.pos.side_to_move();
+        let previous = self.current_move[ply - 1];
+        let killers = self.heur.killers(ply);
+        let counter = if previous.is_null() {
+            Move::NULL
+        } else {
+            self.heur.counter(side, previous)
+        };
+        let mut scores = [0i32; 256];
+        score_moves(
+            &self.pos,
+            &list,
+            &mut scores,
+            tt_move,
+            killers,
+            counter,
+            self.heur,
+        );
+
+        let original_alpha = alpha;
+        let mut best_score = -INFINITE;
+        let mut best_move = Move::NULL;
+        let mut move_count = 0usize;
+        let mut quiets_tried = [Move::NULL; 64];
+        let mut quiet_count = 0usize;
+        let lmp_limit = (3 + depth * depth) as usize / if improving { 1 } else { 2 };
+        let mut next = 0;
+        while let Some(mv) = pick_next(&mut list, &mut scores, next) {
+            let order_score = scores[next];
+            next += 1;
+            move_count += 1;
+            let quiet = is_quiet(&self.pos, mv);
+            let gives_check = self.pos.gives_check(mv);
+
+            if features.shallow_pruning
+                && !PV
+                && !in_check
+                && !gives_check
+                && best_score > -RULE_WIN_IN_MAX_PLY
+            {
+                if quiet {
+                    if depth <= 8 && move_count > lmp_limit {
+                        continue;
+                    }
+                    if depth <= 6 && eval + 150 + 120 * depth <= alpha {
+                        continue;
+                    }
+                } else if depth <= 6 && !see_ge(&self.pos, mv, -120 * depth) {
+                    continue;
+                }
+            }
+
+            let extension = i32::from(
+                gives_check
+                    && features.check_extension
+                    && (ply as i32) < 2 * self.root_depth
+                    && see_ge(&self.pos, mv, 0),
+            );
+            let new_depth = depth - 1 + extension;
+            self.current_move[ply] = mv;
+            let undo = self.pos.make_move(mv);
+            tt.prefetch(self.pos.key());
+
+            let mut score;
+            let full_depth_null_window;
+            if features.lmr
+                && depth >= 3
+                && move_count > 1 + usize::from(PV)
+                && quiet
+                && !gives_check
+            {
+                let mut r = self.lmr[(depth as usize).min(63)][move_count.min(63)] as i32;
+                r += i32::from(cut_node);
+                r -= i32::from(PV) + i32::from(in_check);
+                if order_score >= super::ordering::KILLER_FLOOR {
+                    r -= 1;
+                }
+                r -= order_score.clamp(-8192, 8192) / 8192;
+                let d = (new_depth - r.max(0)).clamp(1, new_depth.max(1));
+                score = -self.search::<false>(-alpha - 1, -alpha, d, ply + 1, true);
+                full_depth_null_window = score > alpha && d < new_depth;
+            } else {
+                score = 0;
+                full_depth_null_window = !PV || move_count > 1;
+            }
+            if full_depth_null_window {
+                score = -self.search::<false>(-alpha - 1, -alpha, new_depth, ply + 1, !cut_node);
+            }
+            if PV && (move_count == 1 || score > alpha) {
+                score = -self.search::<true>(-beta, -alpha, new_depth, ply + 1, false);
+            }
+            self.pos.unmake_move(mv, undo);
+            if self.stopped {
+                return 0;
+            }
+
+            if score > best_score {
+                best_score = score;
+                if score > alpha {
+                    best_move = mv;
+                    if PV {
+                        self.update_pv(ply, mv);
+                    }
+                    if score >= beta {
+                        break;
+                    }
+                    alpha = score;
+                }
+            }
+            if quiet && quiet_count < quiets_tried.len() {
+                quiets_tried[quiet_count] = mv;
+                quiet_count += 1;
+            }
+        }
+
+        if best_score == -INFINITE {
+            // Every move was pruned (possible only when they all lose): fail low.
+            return alpha;
+        }
+        if best_score >= beta && is_quiet(&self.pos, best_move) {
+            let bonus = history_bonus(depth);
+            self.heur.update_history(side, best_move, bonus);
+            for &q in &quiets_tried[..quiet_count] {
+                self.heur.update_history(side, q, -bonus);
+            }
+            self.heur.record_cutoff(side, ply, best_move, previous);
+        }
+        let bound = if best_score >= beta {
+            Bound::Lower
+        } else if PV && best_score > original_alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        let stored_eval = if in_check { 0 } else { eval };
+        let bound = tt_bound(best_score, bound);
+        tt.store(
+            key,
+            best_move,
+            to_tt(best_score, ply),
+            stored_eval,
+            depth,
+            bound,
+        );
+        best_score
+    }
+
+    // ---- quiescence ---------------------------------------------------------------------------
+
+    fn qsearch<const PV: bool>(&mut self, mut alpha: i32, beta: i32, ply: usize) -> i32 {
+        if self.count_node_and_check() {
+            return 0;
+        }
+        if PV {
+            self.pv_len[ply] = 0;
+            self.seldepth = self.seldepth.max(ply);
+        }
+        let in_check = self.pos.in_check();
+        if ply >= MAX_PLY - 2 {
+            return if in_check { DRAW } else { self.evaluate() };
+        }
+        if self.at_ply_limit(ply) {
+            return if self.pos.has_legal_move() {
+                DRAW
+            } else {
+                mated_in(ply)
+            };
+        }
+        let tt = self.shared.tt;
+        let key = self.pos.key();
+        let tt_hit = tt.probe(key);
+        let tt_move = tt_hit.map_or(Move::NULL, |e| e.mv);
+        if let Some(e) = tt_hit {
+            let score = from_tt(e.score, ply);
+            if !PV
+                && match e.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => score >= beta,
+                    Bound::Upper => score <= alpha,
+                    Bound::None => false,
+                }
+            {
+                return score;
+            }
+        }
+        let stand_pat = if in_check {
+            -INFINITE
+        } else {
+            let eval = tt_hit.map_or_else(|| self.evaluate(), |e| e.eval);
+            if eval >= beta {
+                if tt_hit.is_none() {
+                    tt.store(key, Move::NULL, to_tt(eval, ply), eval, -1, Bound::Lower);
+                }
+                return eval;
+            }
+            eval
+        };
+        let original_alpha = alpha;
+        alpha = alpha.max(stand_pat);
+        let mut best_score = stand_pat;
+        let mut best_move = Move::NULL;
+
+        let mut list = MoveList::new();
+        self.pos.generate(GenKind::Tactical, &mut list);
+        if in_check && list.is_empty() {
+            return mated_in(ply);
+        }
+        let mut scores = [0i32; 256];
+        score_tactical(&self.pos, &list, &mut scores, tt_move, self.heur);
+        let mut next = 0;
+        while let Some(mv) = pick_next(&mut list, &mut scores, next) {
+            next += 1;
+            if !in_check {
+                // Delta pruning, then skip exchanges that lose material.
+                if stand_pat + tactical_gain(&self.pos, mv) + 200 <= alpha {
+                    continue;
+                }
+                if !see_ge(&self.pos, mv, 0) {
+                    continue;
+                }
+            }
+            self.current_move[ply] = mv;
+            let undo = self.pos.make_move(mv);
+            let score = -self.qsearch::<PV>(-beta, -alpha, ply + 1);
+            self.pos.unmake_move(mv, undo);
+            if self.stopped {
+                return 0;
+            }
+            if score > best_score {
+                best_score = score;
+                if score > alpha {
+                    best_move = mv;
+                    if PV {
+                        self.update_pv(ply, mv);
+                    }
+                    if score >= beta {
+                        break;
+                    }
+                    alpha = score;
+                }
+            }
+        }
+        let bound = if best_score >= beta {
+            Bound::Lower
+        } else if PV && best_score > original_alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        let stored_eval = if in_check { 0 } else { stand_pat };
+        let bound = tt_bound(best_score, bound);
+        tt.store(
+            key,
+            best_move,
+            to_tt(best_score, ply),
+            stored_eval,
+            0,
+            bound,
+        );
+        best_score
+    }
+}
+
+/// How a result may be tabled: repetition verdicts depend on the path that reached the node
+/// (graph history interaction), so for them only the move is kept.
+#[inline(always)]
+fn tt_bound(score: i32, bound: Bound) -> Bound {
+    if is_decided(score) && score.abs() < MATE_IN_MAX_PLY {
+        Bound::None
+    } else {
+        bound
+    }
+}
+
+/// Lazy SMP: helper threads skip some depths so that they spread over different iterations.
+fn skip_depth(id: usize, depth: i32) -> bool {
+    const SIZE: [i32; 20] = [1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 4, 4, 4, 4, 4, 4, 4, 4];
+    const PHASE: [i32; 20] = [0, 1, 0, 1, 2, 3, 0, 1, 2, 3, 4, 5, 0, 1, 2, 3, 4, 5, 6, 7];
+    let i = (id - 1) % 20;
+    ((depth + PHASE[i]) / SIZE[i]) % 2 == 1
+}

@@ -1,0 +1,297 @@
+//! `engine match` seen from outside: the referee against scripted misbehaving engines, full
+//! games between random movers with their records, and the SPRT stopping a match.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use engine::matches::openings::Opening;
+use engine::shogi::{Game, GameStatus};
+
+const ENGINE: &str = env!("CARGO_BIN_EXE_engine");
+
+fn script(mode: &str) -> String {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/engines/misbehaving.sh");
+    format!("sh '{}' {mode}", path.display())
+}
+
+fn random(seed: u64) -> String {
+    format!("'{ENGINE}' random --seed {seed}")
+}
+
+fn out_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("engine-match-test-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    dir
+}
+
+fn run_match(args: &[&str]) -> Output {
+    Command::new(ENGINE)
+        .arg("match")
+        .args(args)
+        .output()
+        .expect("engine runs")
+}
+
+fn summary(dir: &Path) -> serde_json::Value {
+    let text = std::fs::read_to_string(dir.join("summary.json")).expect("summary.json written");
+    serde_json::from_str(&text).expect("summary.json is JSON")
+}
+
+#[test]
+fn misbehaving_engines_lose_every_game() {
+    // (mode, termination label in the summary)
+    let cases = [
+        ("illegal", "illegal move"),
+        ("garbage", "unparsable move"),
+        ("crash", "crash"),
+        ("timeout", "time forfeit"),
+    ];
+    let threads: Vec<_> = cases
+        .iter()
+        .map(|&(mode, label)| {
+            std::thread::spawn(move || {
+                let dir = out_dir(mode);
+                let output = run_match(&[
+                    "--engine",
+                    &random(1),
+                    "--engine",
+                    &script(mode),
+                    "--games",
+                    "2",
+                    "--movetime",
+                    "0.2",
+                    "--out",
+                    dir.to_str().unwrap(),
+                ]);
+                let stderr = String::from_utf8_lossy(&output.stderr);
+                assert!(output.status.success(), "{mode}: {stderr}");
+                let s = summary(&dir);
+                assert_eq!(s["games"], 2, "{mode}");
+                assert_eq!(s["wins"], 2, "{mode}: {s}");
+                assert_eq!(s["terminations"][label], 2, "{mode}: {s}");
+                // One game with the misbehaving engine as sente, one as gote.
+                let games = s["game_list"].as_array().unwrap();
+                assert_eq!(games[0]["result"], "1-0", "{mode}");
+                assert_eq!(games[1]["result"], "0-1", "{mode}");
+                // Progress lines name the reason.
+                assert!(stderr.contains(label), "{mode}: {stderr}");
+                let report = String::from_utf8_lossy(&output.stdout);
+                assert!(report.contains("+2 -0 =0"), "{mode}: {report}");
+                let kif = std::fs::read_to_string(dir.join("kif/game-0001.kif")).unwrap();
+                let ending = if mode == "timeout" {
+                    "切れ負け"
+                } else {
+                    "反則負け"
+                };
+                assert!(kif.contains(ending), "{mode}: {kif}");
+                std::fs::remove_dir_all(&dir).unwrap();
+            })
+        })
+        .collect();
+    for thread in threads {
+        thread.join().unwrap();
+    }
+}
+
+#[test]
+fn engine_that_never_answers_usi_stops_the_match() {
+    let output = run_match(&[
+        "--engine",
+        &random(1),
+        "--engine",
+        &script("mute"),
+        "--startup-timeout",
+        "0.3",
+        "--quiet",
+    ]);
+    assert!(!output.status.success());
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("usiok"), "{stderr}");
+    let output = run_match(&["--engine", &random(1), "--engine", "/nonexistent/engine"]);
+    assert!(!output.status.success());
+    assert!(String::from_utf8_lossy(&output.stderr).contains("cannot start"));
+}
+
+#[test]
+fn random_movers_play_refereed_games_with_records() {
+    let dir = out_dir("random");
+    std::fs::create_dir_all(&dir).unwrap();
+    let openings = dir.join("openings.txt");
+    std::fs::write(
+        &openings,
+        "# two openings\nstartpos\nrbsgk/4p/5/P4/KGSBR b - 1 moves 2e1d 4a5b\n",
+    )
+    .unwrap();
+    let output = run_match(&[
+        "--engine",
+        &random(1),
+        "--engine-name",
+        "one",
+        "--engine",
+        &random(2),
+        "--engine-name",
+        "two",
+        "--openings",
+        openings.to_str().unwrap(),
+        "--games",
+        "6",
+        "--concurrency",
+        "2",
+        "--max-plies",
+        "60",
+        "--out",
+        dir.to_str().unwrap(),
+    ]);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "{stderr}");
+    assert_eq!(
+        stderr.lines().filter(|l| l.contains("] game ")).count(),
+        6,
+        "{stderr}"
+    );
+
+    let s = summary(&dir);
+    assert_eq!(s["games"], 6);
+    let (w, l, d) = (
+        s["wins"].as_u64().unwrap(),
+        s["losses"].as_u64().unwrap(),
+        s["draws"].as_u64().unwrap(),
+    );
+    assert_eq!(w + l + d, 6);
+    let pairs: u64 = s["pentanomial"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_u64().unwrap())
+        .sum();
+    assert_eq!(pairs, 3);
+    assert!(s["elo"]["elo"].is_number() || s["elo"]["elo"].is_null());
+
+    // Every game replays legally from its USI record and ended as the summary says.
+    let records = std::fs::read_to_string(dir.join("games.txt")).unwrap();
+    assert_eq!(records.lines().count(), 6);
+    for (line, game) in records.lines().zip(s["game_list"].as_array().unwrap()) {
+        let usi = &line[line.find("position").expect("USI record")..];
+        assert_eq!(usi, game["usi"].as_str().unwrap());
+        let opening = Opening::parse(usi).expect("record replays");
+        let mut replay = Game::new(opening.start.clone());
+        replay.set_max_plies(Some(60));
+        for &mv in &opening.moves {
+            replay.play(mv).expect("legal");
+        }
+        let status = replay.status();
+        let result = game["result"].as_str().unwrap();
+        match status {
+            GameStatus::Win { winner, .. } => {
+                let expected = if winner == engine::shogi::Color::Sente {
+                    "1-0"
+                } else {
+                    "0-1"
+                };
+                assert_eq!(result, expected, "{line}");
+            }
+            GameStatus::Draw(_) => assert_eq!(result, "1/2-1/2", "{line}"),
+            GameStatus::Ongoing => panic!("a random mover never resigns with moves left: {line}"),
+        }
+        assert_eq!(
+            game["plies"].as_u64().unwrap() as usize,
+            opening.moves.len()
+        );
+    }
+    // Openings alternate per pair; each pair has both colour assignments.
+    let games = s["game_list"].as_array().unwrap();
+    assert_eq!(games[0]["sente"], "one");
+    assert_eq!(games[1]["sente"], "two");
+    assert!(
+        games[2]["usi"]
+            .as_str()
+            .unwrap()
+            .contains("moves 2e1d 4a5b")
+    );
+    let kif = std::fs::read_to_string(dir.join("kif/game-0003.kif")).unwrap();
+    assert!(kif.contains("手合割：5五将棋"));
+    assert!(kif.contains("先手：one"));
+    assert!(kif.contains("   1 １四角(25)"), "{kif}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn sprt_stops_the_match_once_decided() {
+    let dir = out_dir("sprt");
+    let output = run_match(&[
+        "--engine",
+        &random(3),
+        "--engine",
+        &script("illegal"),
+        "--games",
+        "200",
+        "--sprt",
+        "elo0=0",
+        "elo1=200",
+        "--out",
+        dir.to_str().unwrap(),
+        "--quiet",
+    ]);
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let s = summary(&dir);
+    // Each won pair adds 0.419 to the LLR here, so H1 (bound 2.944) is reached at pair 8.
+    assert_eq!(s["sprt"]["decision"], "H1", "{s}");
+    assert_eq!(s["games"], 16, "{s}");
+    let report = String::from_utf8_lossy(&output.stdout);
+    assert!(report.contains("H1 accepted"), "{report}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn deeper_search_wins_clearly() {
+    // Our own engine at depth 4 against itself at depth 1, over the first 10 built-in openings
+    // with both colours.
+    let ours = format!("'{ENGINE}' usi");
+    let dir = out_dir("strength");
+    let output = run_match(&[
+        "--engine",
+        &ours,
+        "--engine-limit",
+        "depth=4",
+        "--engine-name",
+        "depth 4",
+        "--engine",
+        &ours,
+        "--engine-limit",
+        "depth=1",
+        "--engine-name",
+        "depth 1",
+        "--games",
+        "20",
+        "--movetime",
+        "10",
+        "--concurrency",
+        "2",
+        "--out",
+        dir.to_str().unwrap(),
+        "--quiet",
+    ]);
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let s = summary(&dir);
+    assert_eq!(s["games"], 20);
+    let points = s["points"].as_f64().unwrap();
+    assert!(
+        points >= 15.0,
+        "depth 4 scored only {points}/20: {}",
+        String::from_utf8_lossy(&output.stdout)
+    );
+    // Nothing but the rules decided these games.
+    let terminations = s["terminations"].as_object().unwrap();
+    for label in ["illegal move", "unparsable move", "time forfeit", "crash"] {
+        assert!(!terminations.contains_key(label), "{terminations:?}");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
