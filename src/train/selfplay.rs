@@ -18,6 +18,7 @@
 use std::collections::VecDeque;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::time::Instant;
 
 use indicatif::{ProgressBar, ProgressStyle};
@@ -29,6 +30,7 @@ use rayon::prelude::*;
 use super::matedata::{self, MateSample};
 use crate::fileio;
 use crate::nn::{self, Dataset, FastNet, Features, Network, Optimizer, TrainConfig, Trainer};
+use crate::search::{Limits, SearchControl, SearchOptions, Searcher};
 use crate::shogi::{
     Color, Game, GameStatus, HistoryEntry, Move, PieceKind, Position, REPETITION_OCCURRENCES,
     repetition_verdict,
@@ -57,6 +59,13 @@ pub struct SelfplayArgs {
     /// Each game starts with a uniformly random number (0..=this) of random moves.
     #[arg(long, default_value_t = 4)]
     pub random_plies: usize,
+    /// Choose self-play moves by an alpha-beta search of this depth with the current network
+    /// (0 = the seed's one-ply choice). Much slower; the progress matches stay one-ply.
+    #[arg(long, default_value_t = 0)]
+    pub depth: u32,
+    /// With `--depth`: share of moves chosen by the one-ply softmax instead, so games differ.
+    #[arg(long, default_value_t = 0.1)]
+    pub epsilon: f32,
     /// Weights to start from (e.g. the output of `engine pretrain`); default: the default network.
     #[arg(long)]
     pub init: Option<PathBuf>,
@@ -123,7 +132,26 @@ impl Default for SelfplayArgs {
 pub struct Policy {
     /// Softmax temperature over the movers' logits; 0 = always the best move.
     pub temperature: f32,
+    /// Alpha-beta depth of the move choice (0 = the one-ply softmax above).
+    pub depth: u32,
+    /// With `depth > 0`: share of moves still chosen by the one-ply softmax, for variety.
+    pub epsilon: f32,
 }
+
+impl Policy {
+    /// The one-ply policy at `temperature`.
+    pub const fn one_ply(temperature: f32) -> Policy {
+        Policy {
+            temperature,
+            depth: 0,
+            epsilon: 0.0,
+        }
+    }
+}
+
+/// Transposition table of the per-game searcher of `--depth` self-play: shallow searches need
+/// little, and every game allocates its own.
+const SELFPLAY_HASH_MB: usize = 2;
 
 /// One finished game: every position from the start to the end, the moves between them, the
 /// network's value of each position (side to move's win probability) and the result.
@@ -308,11 +336,13 @@ fn random_opening(game: &mut Game, random_plies: usize, rng: &mut SmallRng) {
 }
 
 /// Plays one game to its end with `players[color]` choosing for each side.
+/// With a searcher, `policy.depth > 0` selects moves by its search (except an `epsilon` share).
 fn play_out(
     mut game: Game,
     players: [Player; 2],
     policy: Policy,
     rng: &mut SmallRng,
+    mut searcher: Option<&mut Searcher>,
 ) -> (Game, Vec<Position>) {
     let mut features = Features::new();
     let mut positions: Vec<Position> = Vec::new();
@@ -324,6 +354,20 @@ fn play_out(
         positions.push(pos.clone());
     }
     while !game.status().is_over() {
+        if policy.depth > 0 && rng.r#gen::<f32>() >= policy.epsilon {
+            if let Some(searcher) = searcher.as_deref_mut() {
+                let limits = Limits {
+                    depth: Some(policy.depth),
+                    ..Limits::default()
+                };
+                let result =
+                    searcher.search(&game, &limits, &SearchControl::default(), &mut |_| {});
+                let mv = result.best.expect("an ongoing game has a legal move");
+                game.play(mv).expect("the search returns legal moves");
+                positions.push(game.position().clone());
+                continue;
+            }
+        }
         let moves = game.position().legal_moves();
         let player = players[game.position().side_to_move().index()];
         let scores = score_moves(player, &game, &moves, &mut features, rng);
@@ -336,7 +380,7 @@ fn play_out(
 
 /// Plays one self-play game: random opening, then the policy for both sides.
 pub fn play_selfplay_game(
-    net: &FastNet,
+    evaluator: &Arc<nn::Evaluator>,
     policy: Policy,
     max_plies: u32,
     random_plies: usize,
@@ -347,7 +391,23 @@ pub fn play_selfplay_game(
     game.set_max_plies(Some(max_plies));
     let opening = rng.gen_range(0..=random_plies);
     random_opening(&mut game, opening, &mut rng);
-    let (game, positions) = play_out(game, [Player::Net(net); 2], policy, &mut rng);
+    let net = evaluator.fast();
+    let mut searcher = (policy.depth > 0).then(|| {
+        let mut searcher = Searcher::new(SearchOptions {
+            hash_mb: SELFPLAY_HASH_MB,
+            threads: 1,
+            ..SearchOptions::default()
+        });
+        searcher.set_evaluator(evaluator.clone());
+        searcher
+    });
+    let (game, positions) = play_out(
+        game,
+        [Player::Net(net); 2],
+        policy,
+        &mut rng,
+        searcher.as_mut(),
+    );
     let mut features = Features::new();
     let values = positions
         .iter()
@@ -421,7 +481,7 @@ pub fn play_match(
     seed: u64,
 ) -> MatchResult {
     let pairs = games.div_ceil(2);
-    let policy = Policy { temperature: 0.0 };
+    let policy = Policy::one_ply(0.0);
     // Half-points of the candidate per game: 2 win, 1 draw, 0 loss.
     let outcomes: Vec<[u8; 2]> = (0..pairs)
         .into_par_iter()
@@ -438,7 +498,7 @@ pub fn play_match(
                 } else {
                     [opponent, candidate]
                 };
-                let (game, _) = play_out(opening.clone(), players, policy, &mut rng);
+                let (game, _) = play_out(opening.clone(), players, policy, &mut rng, None);
                 points[k] = match game.status() {
                     GameStatus::Win { winner, .. } if winner == candidate_color => 2,
                     GameStatus::Win { .. } => 0,
@@ -548,6 +608,7 @@ fn validate(args: &SelfplayArgs) -> Result<(), String> {
     };
     unit("alpha", args.alpha)?;
     unit("gamma", args.gamma)?;
+    unit("epsilon", args.epsilon)?;
     if !(0.0..1.0).contains(&args.mate_share) {
         return Err(format!(
             "--mate-share {} must be in [0, 1)",
@@ -734,6 +795,8 @@ pub fn run(args: &SelfplayArgs) -> Result<SelfplayReport, String> {
     let mut csv = String::from(CSV_HEADER);
     let policy = Policy {
         temperature: args.temperature,
+        depth: args.depth,
+        epsilon: args.epsilon,
     };
     let mut window: VecDeque<Dataset> = VecDeque::new();
     let mut report = SelfplayReport {
@@ -756,7 +819,9 @@ pub fn run(args: &SelfplayArgs) -> Result<SelfplayReport, String> {
 
     for iteration in 1..=args.iterations {
         let started = Instant::now();
-        let net = FastNet::from_network(trainer.network()).map_err(|e| e.to_string())?;
+        let net = Arc::new(
+            nn::Evaluator::new(trainer.network().clone(), "selfplay").map_err(|e| e.to_string())?,
+        );
         let pb = bar(
             args.games as u64,
             "iteration {msg} {bar:30} {pos}/{len} games ({elapsed})",
@@ -884,9 +949,19 @@ mod tests {
 
     #[test]
     fn games_are_legal_and_deterministic() {
-        let net = FastNet::from_network(&nn::default_network()).unwrap();
-        let policy = Policy { temperature: 0.5 };
-        for seed in 0..6 {
+        let net = Arc::new(nn::Evaluator::with_default_network());
+        let searching = Policy {
+            temperature: 0.5,
+            depth: 2,
+            epsilon: 0.2,
+        };
+        for seed in 0..8 {
+            // The last two games choose their moves by a depth-2 search.
+            let policy = if seed < 6 {
+                Policy::one_ply(0.5)
+            } else {
+                searching
+            };
             let r = play_selfplay_game(&net, policy, 60, 4, seed);
             assert_eq!(r.positions.len(), r.moves.len() + 1);
             assert_eq!(r.values.len(), r.positions.len());
@@ -912,8 +987,8 @@ mod tests {
 
     #[test]
     fn final_return_is_from_the_last_side_to_move() {
-        let net = FastNet::from_network(&nn::default_network()).unwrap();
-        let r = play_selfplay_game(&net, Policy { temperature: 1.0 }, 200, 4, 11);
+        let net = Arc::new(nn::Evaluator::with_default_network());
+        let r = play_selfplay_game(&net, Policy::one_ply(1.0), 200, 4, 11);
         let last = r.positions.last().unwrap();
         match r.status {
             GameStatus::Win { winner, reason } => {
