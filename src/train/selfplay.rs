@@ -354,19 +354,19 @@ fn play_out(
         positions.push(pos.clone());
     }
     while !game.status().is_over() {
-        if policy.depth > 0 && rng.r#gen::<f32>() >= policy.epsilon {
-            if let Some(searcher) = searcher.as_deref_mut() {
-                let limits = Limits {
-                    depth: Some(policy.depth),
-                    ..Limits::default()
-                };
-                let result =
-                    searcher.search(&game, &limits, &SearchControl::default(), &mut |_| {});
-                let mv = result.best.expect("an ongoing game has a legal move");
-                game.play(mv).expect("the search returns legal moves");
-                positions.push(game.position().clone());
-                continue;
-            }
+        if policy.depth > 0
+            && rng.r#gen::<f32>() >= policy.epsilon
+            && let Some(searcher) = searcher.as_deref_mut()
+        {
+            let limits = Limits {
+                depth: Some(policy.depth),
+                ..Limits::default()
+            };
+            let result = searcher.search(&game, &limits, &SearchControl::default(), &mut |_| {});
+            let mv = result.best.expect("an ongoing game has a legal move");
+            game.play(mv).expect("the search returns legal moves");
+            positions.push(game.position().clone());
+            continue;
         }
         let moves = game.position().legal_moves();
         let player = players[game.position().side_to_move().index()];
