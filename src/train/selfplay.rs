@@ -29,7 +29,7 @@ use rayon::prelude::*;
 
 use super::matedata::{self, MateSample};
 use crate::fileio;
-use crate::nn::{self, Dataset, FastNet, Features, Network, Optimizer, TrainConfig, Trainer};
+use crate::nn::{self, Dataset, Features, Network, Optimizer, TrainConfig, Trainer};
 use crate::search::{Limits, SearchControl, SearchOptions, Searcher};
 use crate::shogi::{
     Color, Game, GameStatus, HistoryEntry, Move, PieceKind, Position, REPETITION_OCCURRENCES,
@@ -104,6 +104,9 @@ pub struct SelfplayArgs {
     /// network is also matched against a material-greedy one-ply player, a fixed yardstick.
     #[arg(long)]
     pub eval_opponent: Option<PathBuf>,
+    /// Search depth of both sides in the progress matches (default: `--depth`; 0 = one-ply).
+    #[arg(long)]
+    pub eval_depth: Option<u32>,
     /// Also save the weights of every this many iterations as `<out>-NNNN.bin` (0 = never).
     #[arg(long, default_value_t = 0)]
     pub snapshot_every: usize,
@@ -215,9 +218,10 @@ const DECISIVE_LOGIT: f32 = 30.0;
 /// Who chooses the moves of one side: a network, or the material-greedy baseline.
 #[derive(Clone, Copy, Debug)]
 pub enum Player<'a> {
-    Net(&'a FastNet),
-    /// One-ply material count (board and hands, `PieceKind::value`), ties broken at random: an
-    /// absolute yardstick that does not move with the networks being trained.
+    Net(&'a Arc<nn::Evaluator>),
+    /// Material count (board and hands, `PieceKind::value`): an absolute yardstick that does
+    /// not move with the networks being trained. One-ply with ties broken at random, or with a
+    /// depth the search with its material evaluator.
     Material,
 }
 
@@ -287,7 +291,7 @@ fn score_moves(
             match player {
                 Player::Net(net) => {
                     features.extract(&child);
-                    -net.logit(features)
+                    -net.fast().logit(features)
                 }
                 Player::Material => -material(&child) + rng.r#gen::<f32>() * 0.01,
             }
@@ -335,15 +339,33 @@ fn random_opening(game: &mut Game, random_plies: usize, rng: &mut SmallRng) {
     }
 }
 
-/// Plays one game to its end with `players[color]` choosing for each side.
-/// With a searcher, `policy.depth > 0` selects moves by its search (except an `epsilon` share).
+/// A fresh searcher for `player`'s moves: its network, or the search's material evaluator.
+fn searcher_for(player: Player) -> Searcher {
+    let mut searcher = Searcher::new(SearchOptions {
+        hash_mb: SELFPLAY_HASH_MB,
+        threads: 1,
+        ..SearchOptions::default()
+    });
+    if let Player::Net(evaluator) = player {
+        searcher.set_evaluator(evaluator.clone());
+    }
+    searcher
+}
+
+/// Plays one game to its end with `players[color]` choosing for each side. With
+/// `policy.depth > 0` each side's moves come from a search of that depth (its own searcher),
+/// except an `epsilon` share chosen by the one-ply softmax.
 fn play_out(
     mut game: Game,
     players: [Player; 2],
     policy: Policy,
     rng: &mut SmallRng,
-    mut searcher: Option<&mut Searcher>,
 ) -> (Game, Vec<Position>) {
+    let mut searchers: Vec<Searcher> = if policy.depth > 0 {
+        players.iter().map(|&p| searcher_for(p)).collect()
+    } else {
+        Vec::new()
+    };
     let mut features = Features::new();
     let mut positions: Vec<Position> = Vec::new();
     // Reconstruct the positions of the opening already played.
@@ -354,9 +376,10 @@ fn play_out(
         positions.push(pos.clone());
     }
     while !game.status().is_over() {
+        let side = game.position().side_to_move().index();
         if policy.depth > 0
             && rng.r#gen::<f32>() >= policy.epsilon
-            && let Some(searcher) = searcher.as_deref_mut()
+            && let Some(searcher) = searchers.get_mut(side)
         {
             let limits = Limits {
                 depth: Some(policy.depth),
@@ -369,7 +392,7 @@ fn play_out(
             continue;
         }
         let moves = game.position().legal_moves();
-        let player = players[game.position().side_to_move().index()];
+        let player = players[side];
         let scores = score_moves(player, &game, &moves, &mut features, rng);
         let mv = moves[choose(&scores, policy.temperature, rng)];
         game.play(mv).expect("chosen among legal moves");
@@ -391,23 +414,8 @@ pub fn play_selfplay_game(
     game.set_max_plies(Some(max_plies));
     let opening = rng.gen_range(0..=random_plies);
     random_opening(&mut game, opening, &mut rng);
+    let (game, positions) = play_out(game, [Player::Net(evaluator); 2], policy, &mut rng);
     let net = evaluator.fast();
-    let mut searcher = (policy.depth > 0).then(|| {
-        let mut searcher = Searcher::new(SearchOptions {
-            hash_mb: SELFPLAY_HASH_MB,
-            threads: 1,
-            ..SearchOptions::default()
-        });
-        searcher.set_evaluator(evaluator.clone());
-        searcher
-    });
-    let (game, positions) = play_out(
-        game,
-        [Player::Net(net); 2],
-        policy,
-        &mut rng,
-        searcher.as_mut(),
-    );
     let mut features = Features::new();
     let values = positions
         .iter()
@@ -469,19 +477,24 @@ impl MatchResult {
     }
 }
 
-/// Plays `games` greedy games (rounded up to pairs) between `candidate` and `opponent`: each pair
-/// starts from the same seeded random opening (2 to 4 plies), the candidate playing sente in one
-/// and gote in the other. The openings depend on `seed` only, so matches of successive networks
-/// are played from the same positions.
+/// Plays `games` greedy games (rounded up to pairs) between `candidate` and `opponent`, one-ply
+/// or with a search of `depth`: each pair starts from the same seeded random opening (2 to 4
+/// plies), the candidate playing sente in one and gote in the other. The openings depend on
+/// `seed` only, so matches of successive networks are played from the same positions.
 pub fn play_match(
     candidate: Player,
     opponent: Player,
     games: usize,
     max_plies: u32,
+    depth: u32,
     seed: u64,
 ) -> MatchResult {
     let pairs = games.div_ceil(2);
-    let policy = Policy::one_ply(0.0);
+    let policy = Policy {
+        temperature: 0.0,
+        depth,
+        epsilon: 0.0,
+    };
     // Half-points of the candidate per game: 2 win, 1 draw, 0 loss.
     let outcomes: Vec<[u8; 2]> = (0..pairs)
         .into_par_iter()
@@ -498,7 +511,7 @@ pub fn play_match(
                 } else {
                     [opponent, candidate]
                 };
-                let (game, _) = play_out(opening.clone(), players, policy, &mut rng, None);
+                let (game, _) = play_out(opening.clone(), players, policy, &mut rng);
                 points[k] = match game.status() {
                     GameStatus::Win { winner, .. } if winner == candidate_color => 2,
                     GameStatus::Win { .. } => 0,
@@ -709,19 +722,20 @@ fn summary_line(s: &IterationStats, iterations: usize) -> String {
 /// The progress matches of `net`: against the reference network and the material baseline.
 fn progress_matches(
     net: &Network,
-    reference: &FastNet,
+    reference: &Arc<nn::Evaluator>,
     args: &SelfplayArgs,
 ) -> Result<(Option<MatchResult>, Option<MatchResult>), String> {
     if args.eval_games == 0 {
         return Ok((None, None));
     }
-    let current = FastNet::from_network(net).map_err(|e| e.to_string())?;
+    let current = Arc::new(nn::Evaluator::new(net.clone(), "current").map_err(|e| e.to_string())?);
     let play = |opponent| {
         play_match(
             Player::Net(&current),
             opponent,
             args.eval_games,
             args.max_plies,
+            args.eval_depth.unwrap_or(args.depth),
             args.seed,
         )
     };
@@ -760,7 +774,8 @@ pub fn run(args: &SelfplayArgs) -> Result<SelfplayReport, String> {
         Some(path) => load_network(path, "--eval-opponent")?,
         None => start_net.clone(),
     };
-    let reference = FastNet::from_network(&reference_net).map_err(|e| e.to_string())?;
+    let reference =
+        Arc::new(nn::Evaluator::new(reference_net, "reference").map_err(|e| e.to_string())?);
     let mate_samples = if args.mate_share > 0.0 && args.mate_data.exists() {
         let s = matedata::load(&args.mate_data).map_err(|e| e.to_string())?;
         log::info!(
@@ -1008,13 +1023,20 @@ mod tests {
 
     #[test]
     fn a_network_scores_half_against_itself() {
-        let net = FastNet::from_network(&nn::default_network()).unwrap();
-        let m = play_match(Player::Net(&net), Player::Net(&net), 8, 60, 5);
-        assert_eq!(m.games, 8);
-        assert_eq!(m.wins + m.losses + m.draws, 8);
+        let net = Arc::new(nn::Evaluator::with_default_network());
         // Each opening is played from both sides by the same deterministic player, so every
-        // pair scores exactly one point in total.
-        assert_eq!(m.score(), 0.5);
+        // pair scores exactly one point in total; one-ply and with a depth-2 search.
+        for depth in [0, 2] {
+            let m = play_match(Player::Net(&net), Player::Net(&net), 8, 60, depth, 5);
+            assert_eq!(m.games, 8);
+            assert_eq!(m.wins + m.losses + m.draws, 8);
+            assert_eq!(m.score(), 0.5, "depth {depth}");
+        }
+        // The material player plays, with or without search.
+        for depth in [0, 2] {
+            let m = play_match(Player::Net(&net), Player::Material, 4, 40, depth, 5);
+            assert_eq!(m.wins + m.losses + m.draws, 4, "depth {depth}");
+        }
     }
 
     #[test]
