@@ -29,7 +29,7 @@ enum Command {
     Eval(engine::tools::eval::EvalArgs),
     /// Build the mate / pre-mate data set and train the network on it.
     Pretrain(engine::train::pretrain::PretrainArgs),
-    /// Train the network by self-play (one-ply search, TD-style targets from the game's end).
+    /// Train the network by self-play (TD-style targets from the game's end).
     Selfplay(engine::train::selfplay::SelfplayArgs),
 }
 
