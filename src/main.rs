@@ -29,6 +29,8 @@ enum Command {
     Eval(engine::tools::eval::EvalArgs),
     /// Build the mate / pre-mate data set and train the network on it.
     Pretrain(engine::train::pretrain::PretrainArgs),
+    /// Train the network by self-play (TD-style targets from the game's end).
+    Selfplay(engine::train::selfplay::SelfplayArgs),
 }
 
 fn main() -> ExitCode {
@@ -45,6 +47,7 @@ fn main() -> ExitCode {
         Command::Bench(args) => engine::search::bench::run(&args),
         Command::Eval(args) => engine::tools::eval::run(&args),
         Command::Pretrain(args) => engine::train::pretrain::run(&args).map(|_| ()),
+        Command::Selfplay(args) => engine::train::selfplay::run(&args).map(|_| ()),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -3,3 +3,4 @@
 pub mod matedata;
 pub mod packed;
 pub mod pretrain;
+pub mod selfplay;
