@@ -36,11 +36,9 @@ pub const EVAL_CP_LIMIT: i32 = 9_000;
 /// Scale of the logistic mapping: `cp = 600 · ln(p / (1 − p))`.
 pub const CP_PER_LOGIT: f32 = 600.0;
 
-/// Trained weights compiled into the binary. `None` until the project's pretraining command
-/// produces weights fit for play; then `Some(include_bytes!("../../weights/default.bin"))`.
-/// (A network trained on the mate set alone was tried and not shipped: it rates the start
-/// position as won, logit 27; see `weights/README.md`.)
-const EMBEDDED_WEIGHTS: Option<&[u8]> = None;
+/// Trained weights compiled into the binary: `weights/default.bin`, produced by the project's
+/// own `engine pretrain` + `engine selfplay` commands (recorded in `weights/README.md`).
+const EMBEDDED_WEIGHTS: Option<&[u8]> = Some(include_bytes!("../../weights/default.bin"));
 
 /// Centipawn score for USI from a win probability, clamped to ±[`EVAL_CP_LIMIT`].
 pub fn cp_from_prob(p: f32) -> i32 {
