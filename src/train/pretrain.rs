@@ -6,11 +6,9 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-use indicatif::{ProgressBar, ProgressStyle};
-
 use super::matedata::{self, MateGenConfig, MateSample};
 use crate::fileio;
-use crate::nn::{self, Activation, Dataset, Features, Network, Optimizer, TrainConfig, Trainer};
+use crate::nn::{self, Activation, Network, TrainConfig, Trainer};
 
 #[derive(clap::Args, Debug, Clone)]
 pub struct PretrainArgs {
@@ -80,24 +78,6 @@ pub fn parse_arch(arch: &str) -> Result<Vec<usize>, String> {
     Ok(sizes)
 }
 
-fn parse_optimizer(name: &str) -> Result<Optimizer, String> {
-    match name.to_ascii_lowercase().as_str() {
-        "adam" => Ok(Optimizer::adam()),
-        "sgd" => Ok(Optimizer::sgd()),
-        other => Err(format!(
-            "unknown optimizer '{other}' (expected adam or sgd)"
-        )),
-    }
-}
-
-fn bar(len: u64, template: &str) -> ProgressBar {
-    let pb = ProgressBar::new(len);
-    if let Ok(style) = ProgressStyle::with_template(template) {
-        pb.set_style(style.progress_chars("=> "));
-    }
-    pb
-}
-
 /// Loads the data set from `args.data`, or builds and saves it. Returns the samples and the
 /// generation time when it was built.
 fn obtain_data(args: &PretrainArgs) -> Result<(Vec<MateSample>, Option<f64>), String> {
@@ -122,7 +102,7 @@ fn obtain_data(args: &PretrainArgs) -> Result<(Vec<MateSample>, Option<f64>), St
             args.positions
         );
     }
-    let pb = bar(
+    let pb = super::progress_bar(
         args.positions as u64,
         "building data {bar:40} {pos}/{len} positions ({elapsed})",
     );
@@ -140,20 +120,6 @@ fn obtain_data(args: &PretrainArgs) -> Result<(Vec<MateSample>, Option<f64>), St
     }
     matedata::save(&args.data, &samples).map_err(|e| e.to_string())?;
     Ok((samples, Some(seconds)))
-}
-
-fn to_dataset(samples: &[MateSample]) -> Result<Dataset, String> {
-    let mut data = Dataset::with_capacity(nn::NUM_FEATURES, samples.len());
-    let mut features = Features::default();
-    for (i, s) in samples.iter().enumerate() {
-        let pos = s
-            .position
-            .unpack()
-            .ok_or_else(|| format!("sample {i} holds an invalid position"))?;
-        features.extract(&pos);
-        data.push(features.values(), s.target);
-    }
-    Ok(data)
 }
 
 /// Runs the whole job: data, training, weights and metrics.
@@ -174,9 +140,9 @@ pub fn run(args: &PretrainArgs) -> Result<PretrainReport, String> {
             .build_global();
     }
     let sizes = parse_arch(&args.arch)?;
-    let optimizer = parse_optimizer(&args.optimizer)?;
+    let optimizer = super::parse_optimizer(&args.optimizer)?;
     let (samples, generation_seconds) = obtain_data(args)?;
-    let mut train = to_dataset(&samples)?;
+    let mut train = super::mate_dataset(samples.iter())?;
     let val = train.split_off_fraction(args.val_fraction);
     log::info!(
         "training {:?} on {} positions, validating on {}",
@@ -202,7 +168,7 @@ pub fn run(args: &PretrainArgs) -> Result<PretrainReport, String> {
     let mut csv = String::from(
         "epoch,learning_rate,train_loss,val_bce,val_mse,val_accuracy,seconds,positions_per_second\n",
     );
-    let pb = bar(
+    let pb = super::progress_bar(
         args.epochs as u64,
         "training {bar:30} epoch {pos}/{len} {msg} ({elapsed})",
     );

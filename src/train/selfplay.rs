@@ -25,7 +25,6 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Instant;
 
-use indicatif::{ProgressBar, ProgressStyle};
 use rand::rngs::SmallRng;
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
@@ -33,7 +32,7 @@ use rayon::prelude::*;
 
 use super::matedata::{self, MateSample};
 use crate::fileio;
-use crate::nn::{self, Dataset, Features, Network, Optimizer, TrainConfig, Trainer};
+use crate::nn::{self, Dataset, Features, Network, TrainConfig, Trainer};
 use crate::search::{Limits, SearchControl, SearchOptions, Searcher};
 use crate::shogi::{
     Color, Game, GameStatus, HistoryEntry, Move, PieceKind, Position, REPETITION_OCCURRENCES,
@@ -583,36 +582,8 @@ fn games_to_dataset(records: &[GameRecord], alpha: f32, gamma: f32) -> Dataset {
 /// `count` mate samples drawn (without replacement where possible) with a seeded generator.
 fn sample_mate_data(samples: &[MateSample], count: usize, seed: u64) -> Result<Dataset, String> {
     let mut rng = SmallRng::seed_from_u64(seed);
-    let mut data = Dataset::with_capacity(nn::NUM_FEATURES, count);
-    let mut features = Features::new();
     let count = count.min(samples.len());
-    for s in samples.choose_multiple(&mut rng, count) {
-        let pos = s
-            .position
-            .unpack()
-            .ok_or("mate data set holds an invalid position")?;
-        features.extract(&pos);
-        data.push(features.values(), s.target);
-    }
-    Ok(data)
-}
-
-fn parse_optimizer(name: &str) -> Result<Optimizer, String> {
-    match name.to_ascii_lowercase().as_str() {
-        "adam" => Ok(Optimizer::adam()),
-        "sgd" => Ok(Optimizer::sgd()),
-        other => Err(format!(
-            "unknown optimizer '{other}' (expected adam or sgd)"
-        )),
-    }
-}
-
-fn bar(len: u64, template: &str) -> ProgressBar {
-    let pb = ProgressBar::new(len);
-    if let Ok(style) = ProgressStyle::with_template(template) {
-        pb.set_style(style.progress_chars("=> "));
-    }
-    pb
+    super::mate_dataset(samples.choose_multiple(&mut rng, count))
 }
 
 fn validate(args: &SelfplayArgs) -> Result<(), String> {
@@ -769,7 +740,7 @@ pub fn run(args: &SelfplayArgs) -> Result<SelfplayReport, String> {
             .num_threads(args.threads)
             .build_global();
     }
-    let optimizer = parse_optimizer(&args.optimizer)?;
+    let optimizer = super::parse_optimizer(&args.optimizer)?;
     let start_net = match &args.init {
         Some(path) => load_network(path, "--init")?,
         None => nn::default_network(),
@@ -841,7 +812,7 @@ pub fn run(args: &SelfplayArgs) -> Result<SelfplayReport, String> {
         let net = Arc::new(
             nn::Evaluator::new(trainer.network().clone(), "selfplay").map_err(|e| e.to_string())?,
         );
-        let pb = bar(
+        let pb = super::progress_bar(
             args.games as u64,
             "iteration {msg} {bar:30} {pos}/{len} games ({elapsed})",
         );
