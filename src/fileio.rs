@@ -122,6 +122,17 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), FileError> {
     result.map_err(io)
 }
 
+/// Creates the folder a file will be written into, if it has one and it is missing.
+pub fn create_parent_dir(path: &Path) -> Result<(), FileError> {
+    match path.parent().filter(|d| !d.as_os_str().is_empty()) {
+        Some(dir) => fs::create_dir_all(dir).map_err(|error| FileError::Io {
+            path: dir.to_path_buf(),
+            error,
+        }),
+        None => Ok(()),
+    }
+}
+
 /// Encodes `value` with the header in front.
 pub fn encode<T: Serialize>(
     magic: &[u8; 8],

@@ -3,9 +3,10 @@
 //! exactly when the search's behaviour changes.
 
 use std::fmt;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use super::{Limits, SearchControl, SearchOptions, Searcher};
+use super::{Evaluator, Limits, SearchControl, SearchOptions, Searcher};
 use crate::shogi::Position;
 
 pub const DEFAULT_DEPTH: u32 = 9;
@@ -90,8 +91,14 @@ pub fn positions() -> Vec<Position> {
         .collect()
 }
 
-/// Searches every bench position to `depth` (default `DEFAULT_DEPTH`), one thread, fresh TT.
+/// Searches every bench position to `depth` (default `DEFAULT_DEPTH`), one thread, fresh TT,
+/// with the engine's own default evaluator, so the signature covers what the engine plays with.
 pub fn run_bench(depth: Option<u32>) -> BenchResult {
+    run_bench_with(depth, crate::nn::engine_evaluator())
+}
+
+/// The bench with a given evaluator (speed experiments).
+pub fn run_bench_with(depth: Option<u32>, evaluator: Arc<dyn Evaluator>) -> BenchResult {
     let depth = depth.unwrap_or(DEFAULT_DEPTH);
     let mut searcher = Searcher::new(SearchOptions {
         hash_mb: std::env::var("BENCH_HASH")
@@ -101,8 +108,7 @@ pub fn run_bench(depth: Option<u32>) -> BenchResult {
         threads: 1,
         ..SearchOptions::default()
     });
-    // The engine's own default evaluator, so the signature covers what the engine plays with.
-    searcher.set_evaluator(crate::nn::engine_evaluator());
+    searcher.set_evaluator(evaluator);
     let limits = Limits {
         depth: Some(depth),
         ..Limits::default()
@@ -213,9 +219,8 @@ fn report() {
 #[test]
 #[ignore = "performance report; about 10 s in release"]
 fn report_slow_eval() {
-    use super::{Evaluator, MaterialEvaluator};
+    use super::MaterialEvaluator;
     use std::hint::black_box;
-    use std::sync::Arc;
     use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
     struct Slow {
@@ -256,80 +261,13 @@ fn report_slow_eval() {
     let slow = Arc::new(slow);
     let depth = std::env::var("BENCH_DEPTH")
         .ok()
-        .and_then(|d| d.parse().ok())
-        .unwrap_or(DEFAULT_DEPTH);
-    let mut searcher = Searcher::new(SearchOptions {
-        hash_mb: 16,
-        ..SearchOptions::default()
-    });
-    searcher.set_evaluator(slow.clone());
-    let limits = Limits {
-        depth: Some(depth),
-        ..Limits::default()
-    };
-    let (mut nodes, mut elapsed) = (0, Duration::ZERO);
-    for pos in positions() {
-        searcher.clear();
-        let start = Instant::now();
-        nodes += searcher
-            .search_position(&pos, &limits, &SearchControl::default(), &mut |_| {})
-            .nodes;
-        elapsed += start.elapsed();
-    }
+        .and_then(|d| d.parse().ok());
+    let r = run_bench_with(depth, slow.clone());
+    let (nodes, elapsed) = (r.nodes, r.elapsed);
     let calls = slow.calls.load(Relaxed);
     println!(
         "1 µs eval: {nodes} nodes {:.0} nps, {:.2} evaluations per node ({calls})",
         nodes as f64 / elapsed.as_secs_f64(),
         calls as f64 / nodes as f64
-    );
-}
-
-/// The bench with the network evaluator (the default network: random or embedded weights,
-/// which evaluate at the same speed). Search speed target: 0.7 M nodes/s.
-/// `cargo test --release --lib search::bench::report_network -- --ignored --nocapture`
-#[cfg(test)]
-#[test]
-#[ignore = "performance report; about 5 s in release"]
-fn report_network() {
-    use super::Evaluator;
-    use std::sync::Arc;
-
-    struct Network(crate::nn::Evaluator);
-    impl Evaluator for Network {
-        fn win_probability(&self, pos: &Position) -> f32 {
-            self.0.evaluate(pos)
-        }
-        fn evaluate_cp(&self, pos: &Position) -> i32 {
-            self.0.evaluate_cp(pos)
-        }
-    }
-    let depth = std::env::var("BENCH_DEPTH")
-        .ok()
-        .and_then(|d| d.parse().ok())
-        .unwrap_or(DEFAULT_DEPTH);
-    let mut searcher = Searcher::new(SearchOptions {
-        hash_mb: 16,
-        ..SearchOptions::default()
-    });
-    searcher.set_evaluator(Arc::new(Network(
-        crate::nn::Evaluator::with_default_network(),
-    )));
-    let limits = Limits {
-        depth: Some(depth),
-        ..Limits::default()
-    };
-    let (mut nodes, mut elapsed) = (0, Duration::ZERO);
-    for pos in positions() {
-        searcher.clear();
-        let start = Instant::now();
-        nodes += searcher
-            .search_position(&pos, &limits, &SearchControl::default(), &mut |_| {})
-            .nodes;
-        elapsed += start.elapsed();
-    }
-    println!(
-        "network eval: {nodes} nodes {:.0} nps ({:.2} s)",
-        nodes as f64 / elapsed.as_secs_f64(),
-        elapsed.as_secs_f64()
     );
 }

@@ -115,9 +115,7 @@ fn obtain_data(args: &PretrainArgs) -> Result<(Vec<MateSample>, Option<f64>), St
     let seconds = start.elapsed().as_secs_f64();
     pb.finish_and_clear();
     log::info!("built {} positions in {seconds:.1} s", samples.len());
-    if let Some(dir) = args.data.parent().filter(|d| !d.as_os_str().is_empty()) {
-        std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
-    }
+    fileio::create_parent_dir(&args.data).map_err(|e| e.to_string())?;
     matedata::save(&args.data, &samples).map_err(|e| e.to_string())?;
     Ok((samples, Some(seconds)))
 }
@@ -161,9 +159,7 @@ pub fn run(args: &PretrainArgs) -> Result<PretrainReport, String> {
         ..TrainConfig::default()
     };
     let mut trainer = Trainer::new(net, config).map_err(|e| e.to_string())?;
-    if let Some(dir) = args.out.parent().filter(|d| !d.as_os_str().is_empty()) {
-        std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
-    }
+    fileio::create_parent_dir(&args.out).map_err(|e| e.to_string())?;
     let metrics_path = args.out.with_extension("csv");
     let mut csv = String::from(
         "epoch,learning_rate,train_loss,val_bce,val_mse,val_accuracy,seconds,positions_per_second\n",

@@ -778,9 +778,7 @@ pub fn run(args: &SelfplayArgs) -> Result<SelfplayReport, String> {
         ..TrainConfig::default()
     };
     let mut trainer = Trainer::new(start_net, config).map_err(|e| e.to_string())?;
-    if let Some(dir) = args.out.parent().filter(|d| !d.as_os_str().is_empty()) {
-        std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
-    }
+    fileio::create_parent_dir(&args.out).map_err(|e| e.to_string())?;
     let metrics_path = args.out.with_extension("csv");
     let mut csv = String::from(CSV_HEADER);
     let policy = Policy {
