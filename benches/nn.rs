@@ -8,27 +8,8 @@ use engine::nn::{
     Trainer,
 };
 use engine::shogi::Position;
+use engine::tools::random_positions;
 use engine::train::matedata::{self, MateGenConfig};
-use rand::rngs::StdRng;
-use rand::{Rng, SeedableRng};
-
-/// Positions from seeded random playouts: a spread of openings, middlegames and endgames.
-fn random_positions(n: usize, seed: u64) -> Vec<Position> {
-    let mut rng = StdRng::seed_from_u64(seed);
-    let mut out = Vec::with_capacity(n);
-    while out.len() < n {
-        let mut pos = Position::startpos();
-        for _ in 0..rng.gen_range(1..100) {
-            let moves = pos.legal_moves();
-            if moves.is_empty() || out.len() >= n {
-                break;
-            }
-            pos.make_move(moves.as_slice()[rng.gen_range(0..moves.len())]);
-            out.push(pos.clone());
-        }
-    }
-    out
-}
 
 const SHAPES: [&[usize]; 5] = [
     &[NUM_FEATURES, 32, 32, 1],
@@ -46,7 +27,7 @@ fn shape_name(s: &[usize]) -> String {
 }
 
 fn bench_eval(c: &mut Criterion) {
-    let positions = random_positions(1000, 1);
+    let positions = random_positions(1000, 1, 100);
     let mut g = c.benchmark_group("eval");
     g.throughput(Throughput::Elements(positions.len() as u64));
     g.bench_function("features-only", |b| {

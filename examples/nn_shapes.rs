@@ -11,9 +11,8 @@ use engine::nn::{
     save_to_path,
 };
 use engine::shogi::Position;
+use engine::tools::random_positions;
 use engine::train::matedata::{self, MateGenConfig};
-use rand::rngs::StdRng;
-use rand::{Rng, SeedableRng};
 use std::hint::black_box;
 use std::time::Instant;
 
@@ -55,23 +54,6 @@ fn parse_args() -> Result<Args, String> {
         }
     }
     Ok(a)
-}
-
-fn random_positions(n: usize, seed: u64) -> Vec<Position> {
-    let mut rng = StdRng::seed_from_u64(seed);
-    let mut out = Vec::with_capacity(n);
-    while out.len() < n {
-        let mut pos = Position::startpos();
-        for _ in 0..rng.gen_range(1..100) {
-            let moves = pos.legal_moves();
-            if moves.is_empty() || out.len() >= n {
-                break;
-            }
-            pos.make_move(moves.as_slice()[rng.gen_range(0..moves.len())]);
-            out.push(pos.clone());
-        }
-    }
-    out
 }
 
 /// Best of 300 timed passes over the positions, in ns per evaluation. The minimum filters out
@@ -123,7 +105,7 @@ fn main() {
         valid.len(),
         t.elapsed().as_secs_f64()
     );
-    let bench_positions = random_positions(1000, args.seed + 1);
+    let bench_positions = random_positions(1000, args.seed + 1, 100);
     println!("| shape | params | ns/eval | train pos/s | val BCE | val accuracy |");
     println!("|---|---|---|---|---|---|");
     let mut last = None;

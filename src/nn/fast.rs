@@ -232,7 +232,7 @@ fn dot(a: &[f32], b: &[f32]) -> f32 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::nn::test_util::random_positions;
+    use crate::tools::random_positions;
     use rand::rngs::StdRng;
     use rand::{Rng, SeedableRng};
 
@@ -266,7 +266,7 @@ mod tests {
 
     #[test]
     fn equals_ndarray_forward_on_random_positions() {
-        let positions = random_positions(3000, 21);
+        let positions = random_positions(3000, 21, 120);
         assert_matches_reference(
             &random_net(&[NUM_FEATURES, 128, 32, 1], Activation::Relu, 1),
             &positions,
@@ -291,7 +291,7 @@ mod tests {
     fn portable_path_equals_vectorised_path() {
         let net = random_net(&[NUM_FEATURES, 128, 32, 1], Activation::Relu, 6);
         let fast = FastNet::from_network(&net).unwrap();
-        for pos in random_positions(300, 8) {
+        for pos in random_positions(300, 8, 120) {
             let f = Features::from_position(&pos);
             assert!((fast.logit(&f) - fast.logit_impl(&f)).abs() < 1e-4);
         }

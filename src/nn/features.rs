@@ -264,8 +264,8 @@ impl Features {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::nn::test_util::random_positions;
     use crate::shogi::Piece;
+    use crate::tools::random_positions;
 
     fn sq(usi: &str) -> Square {
         let b = usi.as_bytes();
@@ -403,7 +403,7 @@ mod tests {
 
     #[test]
     fn colour_flipped_mirror_gives_same_features() {
-        for pos in random_positions(2000, 11) {
+        for pos in random_positions(2000, 11, 120) {
             let a = Features::from_position(&pos);
             let b = Features::from_position(&pos.flipped());
             for i in 0..NUM_FEATURES {
@@ -419,7 +419,7 @@ mod tests {
     #[test]
     fn reused_buffer_matches_fresh_and_sparse_matches_dense() {
         let mut buf = Features::new();
-        for pos in random_positions(500, 3) {
+        for pos in random_positions(500, 3, 120) {
             buf.extract(&pos);
             let fresh = Features::from_position(&pos);
             assert_eq!(buf, fresh);

@@ -240,34 +240,6 @@ pub fn eval_report(net: &Network, pos: &Position) -> String {
 }
 
 #[cfg(test)]
-pub(crate) mod test_util {
-    use crate::shogi::Position;
-    use rand::rngs::StdRng;
-    use rand::{Rng, SeedableRng};
-
-    /// `n` positions from seeded random playouts over legal moves (every position along each
-    /// game, games of up to 120 plies, ending early at mate).
-    pub fn random_positions(n: usize, seed: u64) -> Vec<Position> {
-        let mut rng = StdRng::seed_from_u64(seed);
-        let mut out = Vec::with_capacity(n);
-        while out.len() < n {
-            let mut pos = Position::startpos();
-            let plies = rng.gen_range(1..120);
-            for _ in 0..plies {
-                let moves = pos.legal_moves();
-                if moves.is_empty() || out.len() >= n {
-                    break;
-                }
-                let mv = moves.as_slice()[rng.gen_range(0..moves.len())];
-                pos.make_move(mv);
-                out.push(pos.clone());
-            }
-        }
-        out
-    }
-}
-
-#[cfg(test)]
 mod tests {
     use super::*;
     use crate::shogi::{Color, Piece, PieceKind, Square};
