@@ -107,10 +107,17 @@ impl Engine {
         lines
     }
 
-    /// `isready` is answered by `readyok` and nothing else came first.
+    /// `isready` is answered by `readyok`, after at most some `info string` notes (what is set
+    /// up), and nothing else came first.
     fn assert_ready(&mut self) {
         self.send("isready");
-        assert_eq!(self.line(), "readyok");
+        for line in self.lines_until(|l| l == "readyok") {
+            assert!(
+                line == "readyok"
+                    || (line.starts_with("info string ") && !line.starts_with("info string error")),
+                "{line:?} before readyok"
+            );
+        }
     }
 
     /// The error line for `input`, sent raw; then the engine is still ready.
@@ -258,7 +265,7 @@ fn handshake_lists_id_and_options() {
 }
 
 #[test]
-fn good_options_are_accepted_silently() {
+fn good_options_are_accepted_without_error() {
     let mut engine = Engine::start();
     for setting in [
         "setoption name USI_Hash value 32",
@@ -274,9 +281,20 @@ fn good_options_are_accepted_silently() {
         "setoption name usi_hash value 16",
     ] {
         engine.send(setting);
-        assert_eq!(engine.try_line(Duration::ZERO), None, "{setting}");
         engine.assert_ready();
     }
+    // What the hash option allocated is said at once, before readyok.
+    engine.send("setoption name USI_Hash value 8");
+    assert_eq!(engine.line(), "info string USI_Hash: 8 MB allocated");
+    engine.send("isready");
+    let ready = engine.line();
+    assert!(
+        ready.starts_with(
+            "info string ready: hash 8 MB, 1 thread, evaluation by the embedded network ("
+        ),
+        "{ready:?}"
+    );
+    assert_eq!(engine.line(), "readyok");
     // The options are in effect for the next search, which still works.
     let root = Position::startpos();
     engine.send("position startpos");
@@ -489,8 +507,8 @@ fn terminal_commands_show_the_position() {
 
     engine.send("position startpos");
     engine.send("perft 3");
-    let lines = engine.lines_until(|l| l.starts_with("time: "));
-    assert!(lines.contains(&"nodes: 2512".to_string()), "{lines:?}");
+    let lines = engine.lines_until(|l| l.starts_with("Nodes searched: "));
+    assert_eq!(lines.last().unwrap(), "Nodes searched: 2512");
     let divided: u64 = lines
         .iter()
         .filter_map(|l| l.split_once(": "))
@@ -533,21 +551,6 @@ fn bad_input_is_answered_by_an_error_and_changes_nothing() {
         "position sfen 5/5/5/5/5 b - 1",
         "position sfen rbsgk/4p/5/P4/KGSBR b - 1 extra",
         "position startpos 5d5c",
-        "go depth",
-        "go depth abc",
-        "go depth 0",
-        "go nodes -5",
-        "go btime",
-        "go btime 1.5",
-        "go wtime ten",
-        "go movetime x",
-        "go byoyomi",
-        "go binc 1e3",
-        "go fast",
-        "go depth 1 depth 2",
-        "go mate",
-        "go mate soon",
-        "go mate 100 depth 3",
         "setoption",
         "setoption USI_Hash value 1",
         "setoption name",
@@ -574,7 +577,6 @@ fn bad_input_is_answered_by_an_error_and_changes_nothing() {
         assert_eq!(engine.sfen(), base.to_sfen(), "after {line:?}");
     }
     // Bytes that are not UTF-8, and an overlong line.
-    engine.expect_error_bytes(b"go \xff\xfe depth 1\n");
     engine.expect_error_bytes(b"\xc3\x28\n");
     let mut long = vec![b'a'; 200_000];
     long.push(b'\n');
@@ -585,32 +587,32 @@ fn bad_input_is_answered_by_an_error_and_changes_nothing() {
     engine.quit();
 }
 
+/// `position` is all or nothing: a bad move anywhere leaves the previous position, and the
+/// error names the move and its index.
 #[test]
-fn illegal_moves_keep_the_legal_prefix() {
+fn position_with_a_bad_move_changes_nothing() {
     let mut engine = Engine::start();
-    let start = Position::startpos();
-    for (moves, legal) in [
-        ("5d5b", 0),
-        ("5d5c zz", 1),
-        ("5d5c 1b1c P*3c", 2),
-        ("5d5c 1b1c 5c5b 5c5a", 3),
-        ("5d5c 5d5c 1b1c", 1),
-        ("2A3A 9Z9Z", 1),
+    let before = play(&Position::startpos(), &["5d5c"]);
+    engine.send("position startpos moves 5d5c");
+    for (moves, index, bad) in [
+        ("5d5b", 1, "5d5b"),
+        ("5d5c zz", 2, "zz"),
+        ("2e3d 9z9z", 2, "9z9z"),
+        ("5d5c 1b1c P*3c", 3, "P*3c"),
+        ("5d5c 1b1c 5c5b 5c5a", 4, "5c5a"),
+        ("5d5c 5d5c 1b1c", 2, "5d5c"),
+        ("2A3A 9Z9Z", 2, "9Z9Z"),
     ] {
         engine.send(&format!("position startpos moves {moves}"));
         let line = engine.line();
-        assert!(line.starts_with("info string error: "), "{moves}: {line:?}");
-        let prefix: Vec<&str> = moves.split_whitespace().take(legal).collect();
-        let prefix: Vec<String> = prefix
-            .iter()
-            .scan(start.clone(), |pos, text| {
-                let mv = pos.parse_move(text).unwrap();
-                pos.make_move(mv);
-                Some(mv.to_string())
-            })
-            .collect();
-        let prefix: Vec<&str> = prefix.iter().map(String::as_str).collect();
-        assert_eq!(engine.sfen(), play(&start, &prefix).to_sfen(), "{moves}");
+        assert!(
+            line.starts_with(&format!(
+                "info string error: position: move {index} '{bad}': "
+            )),
+            "{moves}: {line:?}"
+        );
+        assert!(line.ends_with("; the position is unchanged"), "{line:?}");
+        assert_eq!(engine.sfen(), before.to_sfen(), "{moves}");
     }
     engine.quit();
 }
@@ -689,5 +691,161 @@ fn output_lines_never_interleave() {
         assert_eq!(engine.line(), "readyok");
         readyoks += 1;
     }
+    engine.quit();
+}
+
+/// Every `go` gets a `bestmove`: each parameter of USI and UCI is understood, and an unknown or
+/// malformed one is reported by `info string error` while the search runs with the rest.
+#[test]
+fn every_go_is_answered_by_a_bestmove() {
+    let mut engine = Engine::start();
+    let root = play(&Position::startpos(), &["5d5c"]);
+    engine.send("position startpos moves 5d5c");
+    let good = [
+        "btime 300 wtime 300 binc 10 winc 10",
+        "wtime 10000 btime 10000 movestogo 20",
+        "btime 0 wtime 0 byoyomi 100",
+        "movetime 50",
+        "depth 3",
+        "nodes 2000",
+        "btime -50 wtime -50 byoyomi 100",
+        "searchmoves 1b1c 3a3b depth 3",
+        "btime 500 wtime 400 binc 0 winc 0 byoyomi 0 movestogo 3 depth 30 nodes 100000",
+    ];
+    for params in good {
+        let lines = engine.go(&root, params);
+        assert!(
+            lines.iter().all(|l| !l.starts_with("info string error")),
+            "{params}: {lines:?}"
+        );
+    }
+    let bad = [
+        ("depth movetime 30", 1),
+        ("depth abc movetime 30", 1),
+        ("depth 0 movetime 30", 1),
+        ("nodes -5 depth 2", 1),
+        ("btime movetime 30", 1),
+        ("btime 1.5 movetime 30", 1),
+        ("wtime ten movetime 30", 1),
+        ("movetime x depth 2", 1),
+        ("byoyomi depth 2", 1),
+        ("binc 1e3 depth 2", 1),
+        ("fast depth 2", 1),
+        ("depth 1 depth 2", 1),
+        ("movestogo soon movetime 30", 1),
+        ("frobnicate 7 depth 2", 2),
+        ("btime 99999999999999999999999 movetime 30", 1),
+        ("searchmoves 9z9z depth 2", 2),
+        ("searchmoves depth 2", 1),
+    ];
+    for (params, errors) in bad {
+        let lines = engine.go(&root, params);
+        let reported = lines
+            .iter()
+            .filter(|l| l.starts_with("info string error: "))
+            .count();
+        assert_eq!(reported, errors, "{params}: {lines:?}");
+    }
+    // Unreadable bytes in a go line: reported, and the search still answers.
+    engine.send_bytes(b"go \xff\xfe depth 1\n");
+    let lines = engine.lines_until(|l| l.starts_with("bestmove"));
+    assert!(lines[0].starts_with("info string error: line is not valid UTF-8"));
+    check_bestmove(&root, lines.last().unwrap());
+    engine.assert_ready();
+    engine.quit();
+}
+
+#[test]
+fn searchmoves_restricts_the_root() {
+    let mut engine = Engine::start();
+    // Sente can mate at once with G*2b; restricted to two quiet moves, it must pick one of them.
+    let root = sfen(MATE_IN_ONE_SFEN);
+    engine.send(&format!("position sfen {MATE_IN_ONE_SFEN}"));
+    let free = engine.go(&root, "depth 3");
+    assert!(free.last().unwrap().starts_with("bestmove G*"), "{free:?}");
+    for _ in 0..3 {
+        let lines = engine.go(&root, "searchmoves 5e4e 5e5d depth 3");
+        let best = lines.last().unwrap().split_whitespace().nth(1).unwrap();
+        assert!(["5e4e", "5e5d"].contains(&best), "{lines:?}");
+    }
+    // Illegal ones are named and left out.
+    let lines = engine.go(&root, "searchmoves 5e4e 1a1b depth 2");
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("info string error: go searchmoves: '1a1b'")),
+        "{lines:?}"
+    );
+    assert!(
+        lines.last().unwrap().starts_with("bestmove 5e4e"),
+        "{lines:?}"
+    );
+    engine.quit();
+}
+
+#[test]
+fn go_mate_with_other_parameters_runs_the_mate_search() {
+    let mut engine = Engine::start();
+    engine.send(&format!("position sfen {MATE_IN_ONE_SFEN}"));
+    engine.send("go mate 2000 depth 3");
+    let error = engine.line();
+    assert!(
+        error.starts_with("info string error: go: 'mate'"),
+        "{error:?}"
+    );
+    let line = engine.line();
+    assert!(line.starts_with("checkmate G*"), "{line:?}");
+    engine.quit();
+}
+
+/// `go perft` runs off the input loop: `isready` is answered while it counts, and `stop` or
+/// `quit` end it at once.
+#[test]
+fn perft_is_a_search_that_can_be_stopped() {
+    let mut engine = Engine::start();
+    engine.send("position startpos");
+    engine.send("go perft 4");
+    let lines = engine.lines_until(|l| l.starts_with("Nodes searched: "));
+    assert_eq!(lines.last().unwrap(), "Nodes searched: 35401");
+    // Depth 9 takes minutes: readyok comes at once, and stop ends it with a partial count.
+    engine.send("go perft 9");
+    thread::sleep(Duration::from_millis(50));
+    let asked = Instant::now();
+    engine.send("isready");
+    let lines = engine.lines_until(|l| l == "readyok");
+    assert!(
+        asked.elapsed() < Duration::from_millis(100),
+        "readyok took {:?}",
+        asked.elapsed()
+    );
+    assert!(lines.iter().all(|l| !l.starts_with("Nodes")), "{lines:?}");
+    engine.send("stop");
+    let lines = engine.lines_until(|l| l.starts_with("Nodes searched: "));
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("info string perft stopped")),
+        "{lines:?}"
+    );
+    engine.assert_ready();
+    // quit during a long perft exits promptly.
+    engine.send("go perft 9");
+    thread::sleep(Duration::from_millis(50));
+    let asked = Instant::now();
+    engine.quit();
+    assert!(
+        asked.elapsed() < Duration::from_secs(3),
+        "{:?}",
+        asked.elapsed()
+    );
+}
+
+#[test]
+fn uci_adapter_commands() {
+    let mut engine = Engine::start();
+    let error = engine.expect_error("uci");
+    assert!(error.contains("send 'usi'"), "{error:?}");
+    engine.send("ucinewgame");
+    engine.assert_ready();
     engine.quit();
 }

@@ -188,8 +188,7 @@ impl MoveChooser for SearchChooser {
             depth: self.depth,
             nodes: None,
             movetime: self.depth.is_none().then_some(self.movetime),
-            clock: None,
-            infinite: false,
+            ..Limits::default()
         };
         let control = SearchControl::default();
         let result = self.searcher.search(game, &limits, &control, &mut |_| {});
@@ -236,8 +235,8 @@ pub fn run(args: &PlayArgs) -> Result<(), String> {
         ..SearchOptions::default()
     });
     searcher.set_evaluator(match &args.eval_file {
-        Some(path) => evaluator::load(path)?,
-        None => evaluator::builtin(),
+        Some(path) => evaluator::load(path)?.evaluator,
+        None => evaluator::builtin().evaluator,
     });
     let mut chooser = SearchChooser {
         searcher,

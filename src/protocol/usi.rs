@@ -3,7 +3,9 @@
 //! The loop reads standard input on the calling thread; each `go` runs on a search thread of
 //! its own, so `stop`, `ponderhit` and `isready` are answered while it searches. Every line goes
 //! out through [`Output`], whole. Bad input is answered with `info string error: …` and changes
-//! nothing (an illegal move in `position … moves` keeps the legal prefix, as reported).
+//! nothing; a `go` with bad parameters still searches with the rest, so that every `go` gets
+//! its `bestmove`. Whatever is slow to set up (the hash table, the threads' memory, a weights
+//! file) is done by `setoption` and `isready`, before `readyok`.
 
 mod command;
 pub mod evaluator;
@@ -19,9 +21,11 @@ use std::sync::{Arc, mpsc};
 use std::thread::{self, JoinHandle};
 use std::time::{Duration, Instant};
 
-use crate::search::{ClockLimits, Evaluator, Limits, SearchControl, SearchOptions, Searcher};
+use crate::search::{
+    ClockLimits, Evaluator, Limits, SearchControl, SearchOptions, Searcher, THREAD_STACK,
+};
 use crate::shogi::game::Game;
-use crate::shogi::{Color, Position, Square, perft_divide};
+use crate::shogi::{Color, Move, Position, Square, perft_until};
 
 use command::{Command, GoCommand, GoSearch, MateLimit, StartPosition, parse_command, quoted};
 use input::{InputLine, LineReader, MAX_LINE_BYTES};
@@ -46,19 +50,32 @@ pub fn run(input: impl BufRead, output: Output) -> io::Result<()> {
             Ok(None) => break Ok(()),
             Err(e) => break Err(e),
         };
+        // The clock of a `go` runs from here.
+        let received = Instant::now();
         let flow = match line {
-            InputLine::Text(text) => session.handle_line(&text),
+            InputLine::Text(text) => session.handle_line(&text, received),
             InputLine::TooLong { bytes } => {
                 session.out.error(format!(
                     "line of {bytes} bytes exceeds the limit of {MAX_LINE_BYTES}; ignored"
                 ));
                 Flow::Continue
             }
-            InputLine::NotUtf8 { valid_up_to } => {
+            InputLine::NotUtf8 { valid_up_to, lossy } => {
+                let is_go = lossy.split_whitespace().next() == Some("go");
                 session.out.error(format!(
-                    "line is not valid UTF-8 (bad byte at offset {valid_up_to}); ignored"
+                    "line is not valid UTF-8 (bad byte at offset {valid_up_to}); {}",
+                    if is_go {
+                        "searching with what can be read"
+                    } else {
+                        "ignored"
+                    }
                 ));
-                Flow::Continue
+                // A `go` is answered all the same: its unreadable parameters are skipped.
+                if is_go {
+                    session.handle_line(&lossy, received)
+                } else {
+                    Flow::Continue
+                }
             }
         };
         if flow == Flow::Quit {
@@ -99,8 +116,11 @@ struct Session {
     options: UsiOptions,
     game: Game,
     max_plies: Option<u32>,
-    eval_file: String,
     evaluator: Arc<dyn Evaluator>,
+    /// Which weights the evaluator has, for people (`info string`).
+    evaluator_description: String,
+    /// Whether `isready` should say what is set up (after a change, and the first time).
+    report_setup: bool,
     /// `None` only while a search thread holds it (then `search` is `Some`).
     searcher: Option<Searcher>,
     search: Option<RunningSearch>,
@@ -111,7 +131,8 @@ impl Session {
         let defaults = SearchOptions::default();
         let options = UsiOptions::new(&defaults);
         let max_plies = defaults.max_plies;
-        let evaluator = evaluator::builtin();
+        let builtin = evaluator::builtin();
+        let evaluator = builtin.evaluator;
         let mut searcher = Searcher::new(defaults);
         searcher.set_evaluator(evaluator.clone());
         Session {
@@ -119,16 +140,17 @@ impl Session {
             options,
             game: new_game(Position::startpos(), max_plies),
             max_plies,
-            eval_file: String::new(),
             evaluator,
+            evaluator_description: builtin.description,
+            report_setup: true,
             searcher: Some(searcher),
             search: None,
         }
     }
 
-    fn handle_line(&mut self, line: &str) -> Flow {
+    fn handle_line(&mut self, line: &str, received: Instant) -> Flow {
         match parse_command(line) {
-            Ok(Some(command)) => self.execute(command),
+            Ok(Some(command)) => self.execute(command, received),
             Ok(None) => Flow::Continue,
             Err(e) => {
                 self.out.error(e);
@@ -137,14 +159,17 @@ impl Session {
         }
     }
 
-    fn execute(&mut self, command: Command) -> Flow {
+    fn execute(&mut self, command: Command, received: Instant) -> Flow {
         match command {
             Command::Usi => self.usi(),
-            Command::IsReady => self.out.line("readyok"),
+            Command::Uci => self.out.error(
+                "uci: this engine speaks USI (moves such as 5d5c, answers usiok); send 'usi'",
+            ),
+            Command::IsReady => self.isready(),
             Command::UsiNewGame => self.usinewgame(),
             Command::SetOption { name, value } => self.setoption(&name, value.as_deref()),
             Command::Position { start, moves } => self.position(start, &moves),
-            Command::Go(go) => self.go(go),
+            Command::Go(go) => self.go(go, received),
             Command::Stop => self.stop_search(),
             Command::PonderHit => self.ponderhit(),
             Command::GameOver(_) => self.stop_search(),
@@ -199,8 +224,23 @@ impl Session {
         };
         let options = searcher.options_mut();
         match setting {
-            Setting::HashMb(mb) => options.hash_mb = mb,
-            Setting::Threads(n) => options.threads = n,
+            Setting::HashMb(mb) => {
+                options.hash_mb = mb;
+                self.allocate("USI_Hash");
+            }
+            Setting::Threads(n) => {
+                let cores = thread::available_parallelism().map_or(1, |n| n.get());
+                if n > cores {
+                    self.out.note(format!(
+                        "Threads {n}: using {cores}, the number of cores available (more threads \
+                         would only slow the search and delay its answers)"
+                    ));
+                }
+                if let Some(searcher) = self.searcher.as_mut() {
+                    searcher.options_mut().threads = n.min(cores);
+                }
+                self.allocate("Threads");
+            }
             Setting::MultiPv(n) => options.multipv = n,
             Setting::MaxPly(limit) => {
                 options.max_plies = limit;
@@ -213,6 +253,49 @@ impl Session {
         }
     }
 
+    /// Sets up what the options ask for (hash table, threads' memory) now rather than in the
+    /// first search, and says so; a hash size that cannot be had is cut down, not fatal.
+    fn allocate(&mut self, option: &str) {
+        let Some(searcher) = self.searcher.as_mut() else {
+            return;
+        };
+        let requested = searcher.options().hash_mb;
+        searcher.allocate();
+        let held = searcher.hash_size_mb();
+        if option == "USI_Hash" {
+            if held < requested {
+                self.out.note(format!(
+                    "USI_Hash: {requested} MB cannot be had; using {held} MB"
+                ));
+            } else {
+                self.out.note(format!("USI_Hash: {held} MB allocated"));
+            }
+        }
+        self.report_setup = true;
+    }
+
+    /// `readyok`, once everything the options ask for is set up; after a change (and the
+    /// first time) an `info string` says what that is.
+    fn isready(&mut self) {
+        if !self.is_searching() {
+            self.stop_search();
+            if let Some(searcher) = self.searcher.as_mut() {
+                searcher.allocate();
+                if self.report_setup {
+                    let threads = searcher.options().threads;
+                    self.out.note(format!(
+                        "ready: hash {} MB, {threads} thread{}, evaluation by {}",
+                        searcher.hash_size_mb(),
+                        if threads == 1 { "" } else { "s" },
+                        self.evaluator_description
+                    ));
+                    self.report_setup = false;
+                }
+            }
+        }
+        self.out.line("readyok");
+    }
+
     /// Switches evaluator; a file that fails to load leaves the current one in place.
     fn set_eval_file(&mut self, path: String) {
         let loaded = if path.is_empty() {
@@ -221,20 +304,25 @@ impl Session {
             evaluator::load(&path)
         };
         match loaded {
-            Ok(evaluator) => {
-                self.evaluator = evaluator;
+            Ok(loaded) => {
+                self.evaluator = loaded.evaluator;
                 if let Some(searcher) = self.searcher.as_mut() {
                     searcher.set_evaluator(self.evaluator.clone());
                 }
-                self.eval_file = path;
+                self.out
+                    .note(format!("EvalFile: evaluating by {}", loaded.description));
+                self.evaluator_description = loaded.description;
+                self.report_setup = true;
             }
             Err(e) => self.out.error(format!(
                 "setoption EvalFile: {e}; keeping {}",
-                describe_eval_file(&self.eval_file)
+                self.evaluator_description
             )),
         }
     }
 
+    /// `position …`: all or nothing. A bad SFEN or move leaves the current position as it was,
+    /// and the error names the move and its index.
     fn position(&mut self, start: StartPosition, moves: &[String]) {
         let start = match start {
             StartPosition::Startpos => Position::startpos(),
@@ -248,62 +336,91 @@ impl Session {
             },
         };
         let mut game = new_game(start, self.max_plies);
-        for (played, text) in moves.iter().enumerate() {
+        for (index, text) in moves.iter().enumerate() {
             let result = game
                 .position()
                 .parse_move(text)
                 .and_then(|mv| game.play(mv));
             if let Err(e) = result {
-                self.out.error(format!(
-                    "position: move {} {}: {e}; the position is set after the first {played} \
-                     moves",
-                    played + 1,
+                return self.out.error(format!(
+                    "position: move {} {}: {e}; the position is unchanged",
+                    index + 1,
                     quoted(text)
                 ));
-                break;
             }
         }
         self.game = game;
     }
 
-    fn go(&mut self, go: GoCommand) {
+    fn go(&mut self, go: GoCommand, received: Instant) {
+        for warning in &go.warnings {
+            self.out.error(warning);
+        }
         if self.idle_searcher("go").is_none() {
             return;
         }
         let root = self.game.position().clone();
-        match go {
-            GoCommand::Search(params) => {
-                let limits = limits(&params, root.side_to_move());
-                let game = self.game.clone();
-                let fallback = report::fallback_bestmove_line(&root);
-                self.spawn_search(
-                    params.ponder,
-                    params.infinite,
-                    fallback,
-                    move |searcher, control, out| {
-                        // Resigning still waits for stop or ponderhit, like any bestmove.
-                        if !root.has_legal_move() {
-                            return "bestmove resign".to_string();
-                        }
-                        let result = searcher.search(&game, &limits, control, &mut |info| {
-                            out.line(&report::info_line(&root, info))
-                        });
-                        report::bestmove_line(&root, &result)
-                    },
-                );
+        if let Some(limit) = go.mate {
+            if go.search != GoSearch::default() {
+                self.out
+                    .error("go: 'mate' asks for a mate search; its other parameters are ignored");
             }
-            GoCommand::Mate(limit) => {
-                let time = match limit {
-                    MateLimit::Time(t) => Some(t),
-                    MateLimit::Infinite => None,
-                };
-                let fallback = "checkmate timeout".to_string();
-                self.spawn_search(false, false, fallback, move |searcher, control, _| {
-                    let result = searcher.mate_search(&root, time, control);
-                    report::checkmate_line(&root, &result)
+            let time = match limit {
+                MateLimit::Time(t) => Some(t.saturating_sub(received.elapsed())),
+                MateLimit::Infinite => None,
+            };
+            let fallback = "checkmate timeout".to_string();
+            self.spawn_search(false, false, fallback, move |searcher, control, _| {
+                let result = searcher.mate_search(&root, time, control);
+                report::checkmate_line(&root, &result)
+            });
+            return;
+        }
+        let params = go.search;
+        let mut limits = limits(&params, root.side_to_move(), received);
+        limits.searchmoves = self.searchmoves(&root, &params.searchmoves);
+        let game = self.game.clone();
+        let fallback = report::fallback_bestmove_line(&root);
+        self.spawn_search(
+            params.ponder,
+            params.infinite,
+            fallback,
+            move |searcher, control, out| {
+                // Resigning still waits for stop or ponderhit, like any bestmove.
+                if !root.has_legal_move() {
+                    return "bestmove resign".to_string();
+                }
+                log::debug!("go: search starts {:?} after the go", received.elapsed());
+                let result = searcher.search(&game, &limits, control, &mut |event| {
+                    out.line(&report::event_line(&root, event))
                 });
+                log::debug!(
+                    "go: search done {:?} after the go, depth {}",
+                    received.elapsed(),
+                    result.depth
+                );
+                report::bestmove_line(&root, &result)
+            },
+        );
+    }
+
+    /// The legal moves among `go searchmoves …`; each other one is reported and left out.
+    fn searchmoves(&self, root: &Position, texts: &[String]) -> Vec<Move> {
+        let mut moves = Vec::new();
+        for text in texts {
+            // `parse_move` also checks that the move is legal here.
+            match root.parse_move(text) {
+                Ok(mv) => moves.push(mv),
+                Err(e) => self
+                    .out
+                    .error(format!("go searchmoves: {}: {e}; left out", quoted(text))),
             }
         }
+        if !texts.is_empty() && moves.is_empty() {
+            self.out
+                .error("go searchmoves: no legal move given; searching every move");
+        }
+        moves
     }
 
     /// Starts `job` on a search thread with the searcher. `job` returns the final line; when
@@ -329,6 +446,8 @@ impl Session {
         let out = self.out.clone();
         let spawned = thread::Builder::new()
             .name("search".to_string())
+            // The search's main worker runs on this thread.
+            .stack_size(THREAD_STACK)
             .spawn(move || {
                 // The session sends the searcher right after spawning; without it, nothing to do.
                 let mut searcher = receive_searcher.recv().ok()?;
@@ -426,33 +545,50 @@ impl Session {
             self.evaluator.evaluate_cp(pos),
             self.evaluator.win_probability(pos),
             color_name(pos.side_to_move()),
-            describe_eval_file(&self.eval_file)
+            self.evaluator_description
         ));
     }
 
+    /// `perft N` / `go perft N`: leaf counts per root move, then `Nodes searched: N` as
+    /// Fairy-Stockfish prints it. It runs like a search, off the input loop: `isready` is
+    /// answered meanwhile, and `stop` or `quit` end it (with the partial count).
     fn perft(&mut self, depth: u32) {
-        if self.is_searching() {
-            return self
-                .out
-                .error("perft: a search is running; send stop first");
+        if self.idle_searcher("perft").is_none() {
+            return;
         }
-        let start = Instant::now();
-        let mut pos = self.game.position().clone();
-        let divide = if depth == 0 {
-            Vec::new()
-        } else {
-            perft_divide(&mut pos, depth)
-        };
-        let total: u64 = if depth == 0 {
-            1
-        } else {
-            divide.iter().map(|&(_, n)| n).sum()
-        };
-        let elapsed = start.elapsed();
-        let mut lines: Vec<String> = divide.iter().map(|(mv, n)| format!("{mv}: {n}")).collect();
-        lines.push(format!("nodes: {total}"));
-        lines.push(format!("time: {} ms", elapsed.as_millis()));
-        self.out.lines(lines);
+        let root = self.game.position().clone();
+        let fallback = "Nodes searched: 0".to_string();
+        self.spawn_search(false, false, fallback, move |_, control, out| {
+            let start = Instant::now();
+            let mut pos = root.clone();
+            let moves = if depth == 0 {
+                Default::default()
+            } else {
+                pos.legal_moves()
+            };
+            let mut total: u64 = if depth == 0 { 1 } else { 0 };
+            for (done, &mv) in moves.iter().enumerate() {
+                let undo = pos.make_move(mv);
+                let count = perft_until(&mut pos, depth - 1, &control.stop);
+                pos.unmake_move(mv, undo);
+                let Some(count) = count else {
+                    out.note(format!(
+                        "perft stopped: {done} of {} root moves counted",
+                        moves.len()
+                    ));
+                    break;
+                };
+                out.line(&format!("{mv}: {count}"));
+                total += count;
+            }
+            let elapsed = start.elapsed();
+            out.note(format!(
+                "perft {depth}: {total} nodes in {} ms ({:.0} nodes/s)",
+                elapsed.as_millis(),
+                total as f64 / elapsed.as_secs_f64().max(1e-6)
+            ));
+            format!("Nodes searched: {total}")
+        });
     }
 }
 
@@ -462,8 +598,9 @@ fn new_game(start: Position, max_plies: Option<u32>) -> Game {
     game
 }
 
-/// The search limits of a `go`: the clock of the side to move, when any clock value was sent.
-fn limits(go: &GoSearch, side: Color) -> Limits {
+/// The search limits of a `go` that arrived at `received`: the clock of the side to move,
+/// when any clock value was sent.
+fn limits(go: &GoSearch, side: Color, received: Instant) -> Limits {
     let (remaining, increment) = match side {
         Color::Sente => (go.btime, go.binc),
         Color::Gote => (go.wtime, go.winc),
@@ -479,16 +616,11 @@ fn limits(go: &GoSearch, side: Color) -> Limits {
             remaining: remaining.unwrap_or_default(),
             increment: increment.unwrap_or_default(),
             byoyomi: go.byoyomi.unwrap_or_default(),
+            moves_to_go: go.movestogo,
         }),
         infinite: go.infinite,
-    }
-}
-
-fn describe_eval_file(path: &str) -> String {
-    if path.is_empty() {
-        "the built-in evaluation".to_string()
-    } else {
-        format!("the weights from '{path}'")
+        searchmoves: Vec::new(),
+        start: Some(received),
     }
 }
 

@@ -199,7 +199,11 @@ fn report() {
         &Position::startpos(),
         &limits,
         &SearchControl::default(),
-        &mut |i| last = Some(i.clone()),
+        &mut |event| {
+            if let Some(info) = event.iteration() {
+                last = Some(info.clone())
+            }
+        },
     );
     let i = last.unwrap();
     println!(

@@ -24,6 +24,7 @@ use crate::shogi::{Move, Position};
 
 pub use eval::MaterialEvaluator;
 pub use tt::TranspositionTable;
+pub use worker::THREAD_STACK;
 
 /// Clock state of the side to move (USI `btime`/`wtime`, `binc`/`winc`, `byoyomi`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -31,6 +32,8 @@ pub struct ClockLimits {
     pub remaining: Duration,
     pub increment: Duration,
     pub byoyomi: Duration,
+    /// Moves until the next time control (`movestogo`); `None` = sudden death.
+    pub moves_to_go: Option<u32>,
 }
 
 /// What bounds a search. With nothing set, it runs until stopped or the maximum depth.
@@ -41,6 +44,11 @@ pub struct Limits {
     pub movetime: Option<Duration>,
     pub clock: Option<ClockLimits>,
     pub infinite: bool,
+    /// Only these root moves are searched (`go searchmoves`); empty = all. Moves that are not
+    /// legal at the root are ignored.
+    pub searchmoves: Vec<Move>,
+    /// When the clock started for this move (the `go` line's arrival); `None` = at the call.
+    pub start: Option<Instant>,
 }
 
 /// Shared between the protocol thread and the search: `stop` is answered within a few
@@ -65,6 +73,40 @@ pub enum Score {
     Mate(i32),
 }
 
+/// How an iteration's score relates to the true score: USI `lowerbound` / `upperbound` after
+/// an aspiration window failed high or low.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ScoreBound {
+    Exact,
+    Lower,
+    Upper,
+}
+
+/// What the search reports while it runs.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SearchEvent {
+    /// A completed iteration (or a failed aspiration window: `bound` says so), one per line.
+    Iteration(SearchInfo),
+    /// The root move being searched now (1-based `number` in the order searched).
+    CurrentMove {
+        depth: u32,
+        mv: Move,
+        number: u32,
+        nodes: u64,
+        time_ms: u64,
+    },
+}
+
+impl SearchEvent {
+    /// The iteration's report, if this is one.
+    pub fn iteration(&self) -> Option<&SearchInfo> {
+        match self {
+            SearchEvent::Iteration(info) => Some(info),
+            SearchEvent::CurrentMove { .. } => None,
+        }
+    }
+}
+
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SearchInfo {
     pub depth: u32,
@@ -77,6 +119,7 @@ pub struct SearchInfo {
     pub time_ms: u64,
     /// Permille of the transposition table used by this search.
     pub hashfull: u32,
+    pub bound: ScoreBound,
     pub pv: Vec<Move>,
 }
 
@@ -134,7 +177,7 @@ impl Default for SearchOptions {
             threads: 1,
             multipv: 1,
             max_plies: None,
-            move_overhead: Duration::from_millis(50),
+            move_overhead: Duration::from_millis(10),
             features: SearchFeatures::default(),
         }
     }
@@ -215,13 +258,23 @@ impl Searcher {
         }
     }
 
-    fn prepare(&mut self) {
-        if self.tt.size_mb() != self.opts.hash_mb {
-            self.tt = TranspositionTable::new(self.opts.hash_mb);
-        }
+    /// Allocates what the options ask for: the table at `hash_mb` (or what fits, see
+    /// [`TranspositionTable::new`]) and each thread's memory. Searches do this themselves;
+    /// calling it first (USI `setoption`, `isready`) keeps the cost out of the first move.
+    pub fn allocate(&mut self) {
+        self.tt.resize(self.opts.hash_mb);
         let threads = self.opts.threads.max(1);
         self.thread_memory
             .resize_with(threads, heuristics::Heuristics::new);
+    }
+
+    /// The transposition table's size as held, MiB: less than `hash_mb` when memory was short.
+    pub fn hash_size_mb(&self) -> usize {
+        self.tt.size_mb()
+    }
+
+    fn prepare(&mut self) {
+        self.allocate();
         self.tt.new_search();
     }
 
@@ -237,7 +290,7 @@ impl Searcher {
         game: &Game,
         limits: &Limits,
         control: &SearchControl,
-        on_info: &mut dyn FnMut(&SearchInfo),
+        on_info: &mut dyn FnMut(&SearchEvent),
     ) -> SearchResult {
         let max_plies = self.opts.max_plies.or(game.max_plies());
         self.search_inner(
@@ -258,7 +311,7 @@ impl Searcher {
         history: &[HistoryEntry],
         limits: &Limits,
         control: &SearchControl,
-        on_info: &mut dyn FnMut(&SearchInfo),
+        on_info: &mut dyn FnMut(&SearchEvent),
     ) -> SearchResult {
         let max_plies = self.opts.max_plies;
         self.search_inner(pos, history, max_plies, limits, control, on_info)
@@ -270,7 +323,7 @@ impl Searcher {
         pos: &Position,
         limits: &Limits,
         control: &SearchControl,
-        on_info: &mut dyn FnMut(&SearchInfo),
+        on_info: &mut dyn FnMut(&SearchEvent),
     ) -> SearchResult {
         self.search_with_history(pos, &[], limits, control, on_info)
     }
@@ -282,10 +335,11 @@ impl Searcher {
         max_plies: Option<u32>,
         limits: &Limits,
         control: &SearchControl,
-        on_info: &mut dyn FnMut(&SearchInfo),
+        on_info: &mut dyn FnMut(&SearchEvent),
     ) -> SearchResult {
-        // The clock runs from here, so that resizing the table counts against the budget.
-        let start = Instant::now();
+        // The clock runs from the `go` (or from here), so that whatever happens before the
+        // search starts counts against the budget.
+        let start = limits.start.unwrap_or_else(Instant::now);
         self.prepare();
         let history = match history.last() {
             Some(last) if last.key == pos.key() => &history[..history.len() - 1],

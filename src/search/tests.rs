@@ -52,7 +52,7 @@ fn search(searcher: &mut Searcher, pos: &Position, depth: u32) -> (SearchResult,
         pos,
         &depth_limit(depth),
         &SearchControl::default(),
-        &mut |i| infos.push(i.clone()),
+        &mut |event| infos.extend(event.iteration().cloned()),
     );
     (result, infos)
 }
@@ -309,7 +309,7 @@ fn sente_avoids_repetition() {
         &history,
         &depth_limit(3),
         &SearchControl::default(),
-        &mut |i| infos.push(i.clone()),
+        &mut |i| infos.extend(i.iteration().cloned()),
     );
     assert_ne!(result.best, Some(repeating));
     assert!(!matches!(result.score, Score::Cp(v) if v < -10_000));
@@ -331,7 +331,7 @@ fn root_move_scores(pos: &Position, history: &[HistoryEntry], depth: u32) -> Vec
         history,
         &depth_limit(depth),
         &SearchControl::default(),
-        &mut |i| infos.push(i.clone()),
+        &mut |i| infos.extend(i.iteration().cloned()),
     );
     let last = infos.last().expect("infos").depth;
     infos
@@ -464,7 +464,7 @@ fn never_returns_an_illegal_move() {
         };
         let mut infos = Vec::new();
         let r = s.search_position(&pos, &limits, &SearchControl::default(), &mut |i| {
-            infos.push(i.clone())
+            infos.extend(i.iteration().cloned())
         });
         let best = r.best.expect("a move");
         assert!(pos.is_legal(best), "{} {best}", pos.to_sfen());

@@ -6,7 +6,8 @@ use std::time::{Duration, Instant};
 use super::{ClockLimits, Limits, SearchControl};
 use std::sync::atomic::Ordering::Relaxed;
 
-/// Kept back on top of the move overhead: poll latency plus scheduling jitter.
+/// Kept back on top of the move overhead when a clock is running: poll latency plus scheduling
+/// jitter, so that a loaded machine never flags. (`movetime` keeps back only the overhead.)
 pub const SAFETY_MARGIN: Duration = Duration::from_millis(10);
 /// Shortest budget ever set, so that at least a shallow search completes.
 const MIN_THINK: Duration = Duration::from_millis(1);
@@ -55,8 +56,22 @@ fn clock_budget(clock: &ClockLimits, move_overhead: Duration) -> TimeBudget {
             use_all: true,
         };
     }
-    let optimum = clock.remaining / MOVES_TO_GO + clock.increment * 3 / 4 + clock.byoyomi;
-    let maximum = clock.remaining / 4 + clock.increment + clock.byoyomi;
+    // `movestogo` (a tournament control) spreads the main time over the moves left before
+    // the clock is refilled; without it, over an expected game length.
+    let moves_to_go = clock
+        .moves_to_go
+        .map_or(MOVES_TO_GO, |m| m.clamp(1, MOVES_TO_GO));
+    let share = clock.remaining / moves_to_go;
+    let main_maximum = if moves_to_go == 1 {
+        // The last move before the refill may use everything.
+        clock.remaining
+    } else {
+        (clock.remaining / 4)
+            .max(share * 2)
+            .min(clock.remaining * 3 / 4)
+    };
+    let optimum = share + clock.increment * 3 / 4 + clock.byoyomi;
+    let maximum = main_maximum + clock.increment + clock.byoyomi;
     let maximum = maximum.saturating_sub(reserve).min(hard).max(MIN_THINK);
     TimeBudget {
         optimum: optimum.saturating_sub(reserve).min(maximum).max(MIN_THINK),
@@ -143,9 +158,15 @@ mod tests {
                 remaining: ms(remaining),
                 increment: ms(increment),
                 byoyomi: ms(byoyomi),
+                moves_to_go: None,
             }),
             ..Limits::default()
         }
+    }
+
+    fn with_moves_to_go(mut limits: Limits, moves: u32) -> Limits {
+        limits.clock.as_mut().unwrap().moves_to_go = Some(moves);
+        limits
     }
 
     #[test]
@@ -184,6 +205,24 @@ mod tests {
     }
 
     #[test]
+    fn moves_to_go_spreads_the_time_over_the_moves_left() {
+        // 10 s for 20 moves: 500 ms aim, 2.5 s at most (less 20 ms reserve).
+        let b = budget(&with_moves_to_go(clock(10_000, 0, 0), 20), ms(10)).unwrap();
+        assert_eq!((b.optimum, b.maximum), (ms(480), ms(2480)));
+        // Two moves left: half the time each on average, at most three quarters now.
+        let b = budget(&with_moves_to_go(clock(10_000, 0, 0), 2), ms(10)).unwrap();
+        assert_eq!((b.optimum, b.maximum), (ms(4980), ms(7480)));
+        // The last move before the refill may use it all, less the reserve.
+        let b = budget(&with_moves_to_go(clock(10_000, 0, 0), 1), ms(10)).unwrap();
+        assert_eq!((b.optimum, b.maximum), (ms(9980), ms(9980)));
+        // More moves than the default horizon change nothing.
+        assert_eq!(
+            budget(&with_moves_to_go(clock(10_000, 0, 0), 80), ms(10)),
+            budget(&clock(10_000, 0, 0), ms(10))
+        );
+    }
+
+    #[test]
     fn byoyomi_only_uses_the_whole_period() {
         let b = budget(&clock(0, 0, 10_000), ms(100)).unwrap();
         assert_eq!(
@@ -197,13 +236,17 @@ mod tests {
         for remaining in [0u64, 5, 40, 100, 1000, 30_000] {
             for increment in [0u64, 100, 2000] {
                 for byoyomi in [0u64, 500, 5000] {
-                    let b = budget(&clock(remaining, increment, byoyomi), ms(30)).unwrap();
-                    let left = ms(remaining + byoyomi);
-                    assert!(b.optimum <= b.maximum);
-                    assert!(
-                        b.maximum <= left.saturating_sub(ms(40)).max(MIN_THINK),
-                        "{remaining} {increment} {byoyomi}: {b:?}"
-                    );
+                    for moves_to_go in [None, Some(1), Some(2), Some(40)] {
+                        let mut limits = clock(remaining, increment, byoyomi);
+                        limits.clock.as_mut().unwrap().moves_to_go = moves_to_go;
+                        let b = budget(&limits, ms(30)).unwrap();
+                        let left = ms(remaining + byoyomi);
+                        assert!(b.optimum <= b.maximum);
+                        assert!(
+                            b.maximum <= left.saturating_sub(ms(40)).max(MIN_THINK),
+                            "{remaining} {increment} {byoyomi} {moves_to_go:?}: {b:?}"
+                        );
+                    }
                 }
             }
         }

@@ -6,6 +6,8 @@
 
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
+use rayon::prelude::*;
+
 use crate::shogi::Move;
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -83,38 +85,92 @@ fn generation_of(data: u64) -> u8 {
 pub struct TranspositionTable {
     buckets: Vec<Bucket>,
     generation: u8,
+    /// The size asked for, MiB.
+    requested_mb: usize,
+    /// The size held, MiB: less than asked when memory was short.
     size_mb: usize,
+    /// Whether anything may have been stored since the table was last zeroed.
+    dirty: bool,
 }
 
 impl TranspositionTable {
-    /// A table of about `mb` MiB (at least one bucket).
+    /// A table of about `mb` MiB (at least one bucket), every page touched now so that no
+    /// search pays for it. When that much cannot be had (more than half the memory the system
+    /// has available, or the allocation fails), the largest halving of it that fits is taken:
+    /// `size_mb` then tells.
     pub fn new(mb: usize) -> TranspositionTable {
-        let count = (mb.max(1) << 20) / std::mem::size_of::<Bucket>();
-        let mut buckets = Vec::with_capacity(count);
-        buckets.resize_with(count.max(1), Bucket::default);
-        TranspositionTable {
-            buckets,
-            generation: 0,
-            size_mb: mb,
+        TranspositionTable::within(mb, available_memory_bytes())
+    }
+
+    /// `new` when the system has `available` bytes to give (`None`: unknown).
+    fn within(mb: usize, available: Option<u64>) -> TranspositionTable {
+        let requested_mb = mb.max(1);
+        let cap_mb = available.map_or(usize::MAX, |bytes| ((bytes / 2) >> 20) as usize);
+        let mut size_mb = requested_mb;
+        while size_mb > cap_mb && size_mb > 1 {
+            size_mb /= 2;
+        }
+        loop {
+            if let Some(buckets) = allocate_buckets(size_mb) {
+                return TranspositionTable {
+                    buckets,
+                    generation: 0,
+                    requested_mb,
+                    size_mb,
+                    dirty: false,
+                };
+            }
+            if size_mb <= 1 {
+                // Not even a megabyte: one bucket (if this fails too, nothing could run).
+                return TranspositionTable {
+                    buckets: vec![Bucket::default()],
+                    generation: 0,
+                    requested_mb,
+                    size_mb: 0,
+                    dirty: false,
+                };
+            }
+            size_mb /= 2;
         }
     }
 
+    /// The size held, MiB (see `new`).
     pub fn size_mb(&self) -> usize {
         self.size_mb
     }
 
+    /// The size asked for, MiB.
+    pub fn requested_mb(&self) -> usize {
+        self.requested_mb
+    }
+
+    /// Makes the table hold about `mb` MiB, freeing the old one first. Nothing happens when
+    /// that size was already asked for.
+    pub fn resize(&mut self, mb: usize) {
+        if mb.max(1) != self.requested_mb {
+            self.buckets = Vec::new();
+            *self = TranspositionTable::new(mb);
+        }
+    }
+
+    /// Forgets every entry. Zeroing a big table takes a while, so it is done on all cores and
+    /// skipped when no search has run since the last time.
     pub fn clear(&mut self) {
-        for bucket in &mut self.buckets {
-            for slot in &mut bucket.slots {
-                *slot.key_xor_data.get_mut() = 0;
-                *slot.data.get_mut() = 0;
-            }
+        if self.dirty {
+            self.buckets.par_iter_mut().for_each(|bucket| {
+                for slot in &mut bucket.slots {
+                    *slot.key_xor_data.get_mut() = 0;
+                    *slot.data.get_mut() = 0;
+                }
+            });
+            self.dirty = false;
         }
         self.generation = 0;
     }
 
     /// Ages the entries of earlier searches (they become preferred victims for replacement).
     pub fn new_search(&mut self) {
+        self.dirty = true;
         self.generation = (self.generation + 1) & GENERATION_MASK;
     }
 
@@ -231,6 +287,28 @@ impl TranspositionTable {
     }
 }
 
+/// `mb` MiB of zeroed buckets, every page written (on all cores), or `None` when the memory
+/// cannot be had.
+fn allocate_buckets(mb: usize) -> Option<Vec<Bucket>> {
+    let count = ((mb << 20) / std::mem::size_of::<Bucket>()).max(1);
+    let mut buckets = Vec::new();
+    buckets.try_reserve_exact(count).ok()?;
+    // The capacity is there, so collecting reallocates nothing.
+    (0..count)
+        .into_par_iter()
+        .map(|_| Bucket::default())
+        .collect_into_vec(&mut buckets);
+    Some(buckets)
+}
+
+/// What the system says it can still give (Linux `MemAvailable`); `None` elsewhere.
+fn available_memory_bytes() -> Option<u64> {
+    let info = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = info.lines().find(|l| l.starts_with("MemAvailable:"))?;
+    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kib * 1024)
+}
+
 #[cfg(test)]
 mod tests {
     use super::super::score::{from_tt, mate_in, mated_in, to_tt};
@@ -287,22 +365,38 @@ mod tests {
     }
 
     #[test]
+    fn more_than_the_memory_is_cut_down_to_what_fits() {
+        // 1000 MiB asked with 16 MiB available: halved down to at most half of that.
+        let tt = TranspositionTable::within(1000, Some(16 << 20));
+        assert_eq!((tt.requested_mb(), tt.size_mb()), (1000, 7));
+        assert_eq!(tt.buckets.len(), (7 << 20) / 64);
+        tt.store(5, Move::NULL, 1, 2, 3, Bound::Exact);
+        assert_eq!(tt.probe(5).unwrap().score, 1);
+    }
+
+    #[test]
     fn clear_and_hashfull() {
         let mut tt = TranspositionTable::new(1);
-        for k in 0..100_000u64 {
-            tt.store(
-                k.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1,
-                Move::NULL,
-                0,
-                0,
-                1,
-                Bound::Exact,
-            );
+        let keys: Vec<u64> = (0..100_000u64)
+            .map(|k| k.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1)
+            .collect();
+        let found =
+            |tt: &TranspositionTable| keys.iter().filter(|&&k| tt.probe(k).is_some()).count();
+        tt.new_search();
+        for &key in &keys {
+            tt.store(key, Move::NULL, 0, 0, 1, Bound::Exact);
         }
         assert!(tt.hashfull() > 500);
+        let stored = found(&tt);
+        assert!(stored > 50_000, "{stored}");
         tt.new_search();
         assert_eq!(tt.hashfull(), 0);
         tt.clear();
-        assert!(tt.probe(0x9e37_79b9_7f4a_7c15 | 1).is_none());
+        assert_eq!(found(&tt), 0);
+        // Once zeroed, a table that has seen no search since is not zeroed again (the entries
+        // stored here without a search stay: a search always starts with `new_search`).
+        tt.store(keys[0], Move::NULL, 0, 0, 1, Bound::Exact);
+        tt.clear();
+        assert_eq!(found(&tt), 1);
     }
 }

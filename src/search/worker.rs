@@ -5,7 +5,6 @@
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
-use std::sync::mpsc::{Sender, channel};
 use std::time::{Duration, Instant};
 
 use super::heuristics::{Heuristics, history_bonus};
@@ -14,15 +13,20 @@ use super::score::*;
 use super::time::{TimeKeeper, budget};
 use super::tt::{Bound, TranspositionTable};
 use super::{
-    Evaluator, Limits, SearchControl, SearchFeatures, SearchInfo, SearchOptions, SearchResult,
+    Evaluator, Limits, ScoreBound, SearchControl, SearchEvent, SearchFeatures, SearchInfo,
+    SearchOptions, SearchResult,
 };
 use crate::shogi::game::HistoryEntry;
 use crate::shogi::{Color, GenKind, Move, MoveList, Position};
 
-/// Search threads recurse up to MAX_PLY deep with move lists on the stack.
-const THREAD_STACK: usize = 32 << 20;
+/// Search threads recurse up to MAX_PLY deep with move lists on the stack. (The main worker
+/// runs on the caller's thread: a search needs far less than the usual 2 MiB, this is slack.)
+pub const THREAD_STACK: usize = 32 << 20;
 /// Nodes between two looks at the clock and the stop flags (well under a millisecond).
 const POLL_INTERVAL: u64 = 512;
+/// After this long, the main thread also reports the root move it is searching and the bound of
+/// a failed aspiration window, as GUIs show them during long searches.
+const DETAILED_REPORTS_AFTER: Duration = Duration::from_secs(1);
 /// Buckets of the repetition pre-filter (counts of path keys by their low bits).
 const REP_FILTER: usize = 1024;
 
@@ -72,9 +76,12 @@ pub fn run(
     limits: &Limits,
     control: &SearchControl,
     start: Instant,
-    on_info: &mut dyn FnMut(&SearchInfo),
+    on_info: &mut dyn FnMut(&SearchEvent),
 ) -> (SearchResult, Vec<u64>) {
-    let root_moves = pos.legal_moves().to_vec();
+    let mut root_moves = pos.legal_moves().to_vec();
+    if root_moves.iter().any(|mv| limits.searchmoves.contains(mv)) {
+        root_moves.retain(|mv| limits.searchmoves.contains(mv));
+    }
     if root_moves.is_empty() {
         let result = SearchResult {
             best: None,
@@ -101,40 +108,41 @@ pub fn run(
         history,
     };
     let time = TimeKeeper::new(budget(limits, opts.move_overhead), control, start);
-    let (info_tx, info_rx) = channel::<SearchInfo>();
+    let evaluator: &dyn Evaluator = evaluator.as_ref();
+    let (main_memory, helper_memory) = thread_memory
+        .split_first_mut()
+        .expect("memory for at least one thread");
     let outcome = std::thread::scope(|scope| {
-        let mut handles = Vec::new();
-        let mut time = Some(time);
-        let mut info_tx = Some(info_tx);
-        for (id, memory) in thread_memory.iter_mut().enumerate() {
-            let shared = &shared;
-            let evaluator: &dyn Evaluator = evaluator.as_ref();
-            let time = time.take();
-            let tx = info_tx.take();
-            let handle = std::thread::Builder::new()
+        let shared = &shared;
+        let mut helpers = Vec::new();
+        for (index, memory) in helper_memory.iter_mut().enumerate() {
+            let id = index + 1;
+            let spawned = std::thread::Builder::new()
                 .name(format!("search-{id}"))
                 .stack_size(THREAD_STACK)
                 .spawn_scoped(scope, move || {
-                    let mut worker = Worker::new(id, shared, evaluator, memory, time, tx);
+                    let mut worker = Worker::new(id, shared, evaluator, memory, None, None);
                     worker.iterate();
-                    if id == 0 {
-                        shared.abort.store(true, Relaxed);
-                    }
                     shared.nodes[id].store(worker.nodes, Relaxed);
-                    (worker.root_moves, worker.completed_depth)
-                })
-                .expect("spawn search thread");
-            handles.push(handle);
+                });
+            match spawned {
+                Ok(handle) => helpers.push(handle),
+                Err(e) => log::warn!("search: cannot start helper thread {id} ({e})"),
+            }
         }
-        // Infos come from the main thread; relay them on the caller's thread.
-        for info in info_rx {
-            on_info(&info);
+        // The main worker runs on the calling thread: its result is there the moment it stops,
+        // with no other thread to wake up, and it reports to `on_info` directly.
+        let mut worker = Worker::new(0, shared, evaluator, main_memory, Some(time), Some(on_info));
+        worker.iterate();
+        shared.abort.store(true, Relaxed);
+        shared.nodes[0].store(worker.nodes, Relaxed);
+        for helper in helpers {
+            // A helper's panic is a bug, but the main result stands.
+            if helper.join().is_err() {
+                log::error!("search: a helper thread panicked");
+            }
         }
-        let mut results: Vec<_> = handles
-            .into_iter()
-            .map(|h| h.join().expect("search thread panicked"))
-            .collect();
-        results.swap_remove(0)
+        (worker.root_moves, worker.completed_depth)
     });
     let (root_moves, depth) = outcome;
     let best = &root_moves[0];
@@ -163,7 +171,8 @@ struct Worker<'a> {
     evaluator: &'a dyn Evaluator,
     heur: &'a mut Heuristics,
     time: Option<TimeKeeper>,
-    info_tx: Option<Sender<SearchInfo>>,
+    /// The main thread's reports go here.
+    reporter: Option<&'a mut dyn FnMut(&SearchEvent)>,
     pos: Position,
     nodes: u64,
     /// Nodes at which this thread stops by itself (single-threaded `go nodes`).
@@ -198,7 +207,7 @@ impl<'a> Worker<'a> {
         evaluator: &'a dyn Evaluator,
         heur: &'a mut Heuristics,
         time: Option<TimeKeeper>,
-        info_tx: Option<Sender<SearchInfo>>,
+        reporter: Option<&'a mut dyn FnMut(&SearchEvent)>,
     ) -> Worker<'a> {
         heur.clear_killers();
         let mut keys = Vec::with_capacity(shared.history.len() + MAX_PLY + 2);
@@ -225,7 +234,7 @@ impl<'a> Worker<'a> {
             evaluator,
             heur,
             time,
-            info_tx,
+            reporter,
             pos: shared.root.clone(),
             nodes: 0,
             node_limit: match shared.limits.nodes {
@@ -346,7 +355,7 @@ impl<'a> Worker<'a> {
             if self.id != 0 {
                 continue;
             }
-            self.report(depth, multipv);
+            self.report(depth, multipv, ScoreBound::Exact);
             last_reported = self.root_moves[0].mv;
             if self.finished_after_iteration(depth) {
                 break;
@@ -359,7 +368,7 @@ impl<'a> Worker<'a> {
         }
         if self.id == 0 && self.root_moves[0].mv != last_reported && self.completed_depth > 0 {
             // An interrupted iteration found a better move: say so before bestmove.
-            self.report(self.completed_depth, 1);
+            self.report(self.completed_depth, 1, ScoreBound::Exact);
         }
     }
 
@@ -379,6 +388,14 @@ impl<'a> Worker<'a> {
             self.root_moves[self.pv_index..].sort_by_key(|rm| std::cmp::Reverse(rm.score));
             if self.stopped {
                 return;
+            }
+            if (score <= alpha || score >= beta) && self.shared.multipv == 1 && self.detailed() {
+                let bound = if score <= alpha {
+                    ScoreBound::Upper
+                } else {
+                    ScoreBound::Lower
+                };
+                self.report(depth, 1, bound);
             }
             if score <= alpha {
                 beta = (alpha + beta) / 2;
@@ -410,19 +427,27 @@ impl<'a> Worker<'a> {
         }
         let best = self.root_moves[0].score;
         let only_move = self.root_moves.len() == 1;
-        // A mate seen with plenty of depth to spare will not change.
+        // A mate seen with plenty of depth to spare will not change. (`movetime` asks for
+        // exactly that long, so it is not cut short.)
         let mate_settled = best.abs() >= MATE_IN_MAX_PLY && depth >= 2 * (MATE - best.abs()) + 4;
-        if (only_move || mate_settled) && time.counting(control) {
+        if (only_move || mate_settled) && limits.movetime.is_none() && time.counting(control) {
             return true;
         }
         let instability = 1.0 + self.best_move_changes;
         time.stop_after_iteration(control, instability)
     }
 
-    fn report(&mut self, depth: i32, lines: usize) {
-        let Some(tx) = &self.info_tx else {
+    /// Whether the main thread is far enough into the search for per-move details.
+    fn detailed(&self) -> bool {
+        self.time
+            .as_ref()
+            .is_some_and(|t| t.search_start.elapsed() >= DETAILED_REPORTS_AFTER)
+    }
+
+    fn report(&mut self, depth: i32, lines: usize, bound: ScoreBound) {
+        if self.reporter.is_none() {
             return;
-        };
+        }
         let shared = self.shared;
         shared.nodes[self.id].store(self.nodes, Relaxed);
         let nodes = shared.total_nodes();
@@ -434,7 +459,7 @@ impl<'a> Worker<'a> {
         let nps = (nodes as f64 / elapsed.as_secs_f64().max(1e-3)) as u64;
         let hashfull = shared.tt.hashfull();
         for (i, rm) in self.root_moves.iter().take(lines).enumerate() {
-            let _ = tx.send(SearchInfo {
+            let event = SearchEvent::Iteration(SearchInfo {
                 depth: depth as u32,
                 seldepth: rm.seldepth.max(depth as usize) as u32,
                 multipv: i as u32 + 1,
@@ -443,9 +468,26 @@ impl<'a> Worker<'a> {
                 nps,
                 time_ms,
                 hashfull,
+                bound,
                 pv: rm.pv.clone(),
             });
+            if let Some(report) = self.reporter.as_mut() {
+                report(&event);
+            }
         }
+    }
+
+    fn report_current_move(&mut self, mv: Move, number: usize) {
+        let (Some(report), Some(time)) = (self.reporter.as_mut(), &self.time) else {
+            return;
+        };
+        report(&SearchEvent::CurrentMove {
+            depth: self.root_depth as u32,
+            mv,
+            number: number as u32,
+            nodes: self.shared.total_nodes(),
+            time_ms: time.search_start.elapsed().as_millis() as u64,
+        });
     }
 
     // ---- evaluation and rules ---------------------------------------------------------------
@@ -557,6 +599,9 @@ impl<'a> Worker<'a> {
             let mv = self.root_moves[i].mv;
             let first = i == self.pv_index;
             let quiet = is_quiet(&self.pos, mv);
+            if self.id == 0 && self.detailed() {
+                self.report_current_move(mv, i + 1);
+            }
             self.current_move[0] = mv;
             self.seldepth = self.seldepth.max(1);
             let undo = self.pos.make_move(mv);

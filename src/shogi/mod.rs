@@ -14,7 +14,7 @@ pub use game::{
     EndReason, Game, GameStatus, HistoryEntry, REPETITION_OCCURRENCES, RepetitionVerdict,
     cycle_verdict, repetition_verdict,
 };
-pub use movegen::{GenKind, MoveList, perft, perft_divide};
+pub use movegen::{GenKind, MoveList, perft, perft_divide, perft_until};
 pub use notation::{MoveError, SfenError};
 pub use position::{Position, Undo};
 pub use types::{Color, Hand, Move, Piece, PieceKind, Square};

@@ -2,6 +2,8 @@
 //! and 打ち歩詰め removed. Generates fully legal moves so that perft can count at the last ply
 //! without playing them.
 
+use std::sync::atomic::{AtomicBool, Ordering};
+
 use super::bitboard::{self, Bitboard};
 use super::position::Position;
 use super::types::{Move, PieceKind, Square};
@@ -289,6 +291,33 @@ fn perft_with(pos: &mut Position, lists: &mut [MoveList]) -> u64 {
         pos.unmake_move(mv, undo);
     }
     nodes
+}
+
+/// Perft that can be interrupted: `None` soon after `stop` is set (it is looked at before each
+/// node whose children are not leaves, which costs nothing measurable).
+pub fn perft_until(pos: &mut Position, depth: u32, stop: &AtomicBool) -> Option<u64> {
+    if depth == 0 {
+        return Some(1);
+    }
+    let mut lists = vec![MoveList::new(); depth as usize];
+    perft_with_stop(pos, &mut lists, stop)
+}
+
+fn perft_with_stop(pos: &mut Position, lists: &mut [MoveList], stop: &AtomicBool) -> Option<u64> {
+    if lists.len() <= 2 {
+        return (!stop.load(Ordering::Relaxed)).then(|| perft_with(pos, lists));
+    }
+    let (moves, deeper) = lists.split_first_mut().expect("depth at least 1");
+    moves.clear();
+    pos.generate(GenKind::All, moves);
+    let mut nodes = 0;
+    for &mv in moves.iter() {
+        let undo = pos.make_move(mv);
+        let count = perft_with_stop(pos, deeper, stop);
+        pos.unmake_move(mv, undo);
+        nodes += count?;
+    }
+    Some(nodes)
 }
 
 /// Per-root-move leaf counts, in generation order.

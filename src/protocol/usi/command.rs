@@ -17,6 +17,8 @@ use nom::sequence::preceded;
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Command {
     Usi,
+    /// `uci`: refused with an explanation (moves are USI, not UCI, notation).
+    Uci,
     IsReady,
     UsiNewGame,
     SetOption {
@@ -36,6 +38,7 @@ pub enum Command {
     Display,
     /// `eval`: the static evaluation of the current position.
     Eval,
+    /// `perft N` or `go perft N`: leaf counts per root move, run like a search.
     Perft(u32),
 }
 
@@ -53,11 +56,15 @@ pub enum GameResult {
     Draw,
 }
 
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum GoCommand {
-    Search(GoSearch),
+/// One `go` line's parameters. Parsing never fails: an unknown or malformed parameter is
+/// skipped and described in `warnings`, so that every `go` still ends in a `bestmove`.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct GoCommand {
+    pub search: GoSearch,
     /// `go mate <ms|infinite>`: a mate search answered with `checkmate …`.
-    Mate(MateLimit),
+    pub mate: Option<MateLimit>,
+    /// What was ignored and why, one message each.
+    pub warnings: Vec<String>,
 }
 
 /// The limits of `go` for a normal search. Times are clamped at zero: some GUIs send negative
@@ -70,10 +77,14 @@ pub struct GoSearch {
     pub winc: Option<Duration>,
     pub byoyomi: Option<Duration>,
     pub movetime: Option<Duration>,
+    pub movestogo: Option<u32>,
     pub depth: Option<u32>,
     pub nodes: Option<u64>,
     pub infinite: bool,
     pub ponder: bool,
+    /// `searchmoves`: the root moves to consider, as sent (checked against the position by
+    /// the session).
+    pub searchmoves: Vec<String>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -205,13 +216,6 @@ fn value<'a, T: std::str::FromStr>(
 }
 
 /// Milliseconds; negative values (an overrun clock) count as zero.
-fn millis<'a>(what: &'static str) -> impl FnMut(&'a str) -> Parsed<'a, Duration> {
-    move |input| {
-        let (rest, ms) = value::<i64>(what, "a time in milliseconds")(input)?;
-        Ok((rest, clamped_millis(ms)))
-    }
-}
-
 fn clamped_millis(ms: i64) -> Duration {
     Duration::from_millis(ms.max(0) as u64)
 }
@@ -226,6 +230,10 @@ fn command(input: &str) -> Parsed<'_, Command> {
         "usi" => bare(Command::Usi, "usi"),
         "isready" => bare(Command::IsReady, "isready"),
         "usinewgame" => bare(Command::UsiNewGame, "usinewgame"),
+        // What UCI adapters send: the new game is the same; `uci` itself is answered with a
+        // clear error, since UCI's move notation is not spoken here.
+        "ucinewgame" => bare(Command::UsiNewGame, "ucinewgame"),
+        "uci" => bare(Command::Uci, "uci"),
         "stop" => bare(Command::Stop, "stop"),
         "ponderhit" => bare(Command::PonderHit, "ponderhit"),
         "quit" => bare(Command::Quit, "quit"),
@@ -235,11 +243,7 @@ fn command(input: &str) -> Parsed<'_, Command> {
         "position" => position(rest),
         "go" => go(rest),
         "gameover" => gameover(rest),
-        "perft" => {
-            let (rest, depth) = value::<u32>("perft", "a depth")(rest)?;
-            let (rest, ()) = end_of_line("perft")(rest)?;
-            Ok((rest, Command::Perft(depth)))
-        }
+        "perft" => perft(rest, "perft"),
         other => fail(format!("unknown command {}", quoted(other))),
     }
 }
@@ -301,98 +305,128 @@ fn gameover(input: &str) -> Parsed<'_, Command> {
     Ok((input, Command::GameOver(result)))
 }
 
-/// One parameter of `go`.
-enum GoParam {
-    Time(&'static str, Duration),
-    Depth(u32),
-    Nodes(u64),
-    Infinite,
-    Ponder,
-    Mate(MateLimit),
-}
+/// The keywords of `go` (USI and UCI): a malformed value never swallows one of these.
+const GO_KEYWORDS: [&str; 13] = [
+    "btime",
+    "wtime",
+    "binc",
+    "winc",
+    "byoyomi",
+    "movetime",
+    "movestogo",
+    "depth",
+    "nodes",
+    "mate",
+    "infinite",
+    "ponder",
+    "searchmoves",
+];
 
-fn go_param(input: &str) -> Parsed<'_, GoParam> {
-    let (rest, name) = token(input)?;
-    let time = |name: &'static str| {
-        let (rest, t) = millis(name)(rest)?;
-        Ok((rest, GoParam::Time(name, t)))
-    };
-    match name {
-        "btime" => time("btime"),
-        "wtime" => time("wtime"),
-        "binc" => time("binc"),
-        "winc" => time("winc"),
-        "byoyomi" => time("byoyomi"),
-        "movetime" => time("movetime"),
-        "depth" => {
-            let (rest, depth) = value::<u32>("depth", "a positive integer")(rest)?;
-            if depth == 0 {
-                return fail("'depth' must be at least 1".to_string());
-            }
-            Ok((rest, GoParam::Depth(depth)))
-        }
-        "nodes" => {
-            let (rest, nodes) = value::<u64>("nodes", "a positive integer")(rest)?;
-            if nodes == 0 {
-                return fail("'nodes' must be at least 1".to_string());
-            }
-            Ok((rest, GoParam::Nodes(nodes)))
-        }
-        "infinite" => Ok((rest, GoParam::Infinite)),
-        "ponder" => Ok((rest, GoParam::Ponder)),
-        "mate" => {
-            let missing = "'mate' needs a time in milliseconds or 'infinite'";
-            let (rest, limit) = or_fail(token, |_| missing.to_string())(rest)?;
-            if limit == "infinite" {
-                return Ok((rest, GoParam::Mate(MateLimit::Infinite)));
-            }
-            match limit.parse::<i64>() {
-                Ok(ms) => Ok((rest, GoParam::Mate(MateLimit::Time(clamped_millis(ms))))),
-                Err(_) => fail(format!(
-                    "'mate' needs a time in milliseconds, got {}",
-                    quoted(limit)
-                )),
-            }
-        }
-        other => fail(format!("go: unknown parameter {}", quoted(other))),
-    }
-}
-
+/// `go …`: every parameter of USI and UCI. Nothing here is an error: what cannot be used is
+/// skipped with a warning, so that the GUI always gets its `bestmove`. `go perft N` is the
+/// perft command.
 fn go(input: &str) -> Parsed<'_, Command> {
-    let (input, params) = many0(go_param)(input)?;
-    let (input, ()) = end_of_line("go")(input)?;
-    let mut search = GoSearch::default();
-    let mut mate = None;
-    for param in params {
-        let (name, was_set) = match param {
-            GoParam::Time(name, t) => {
-                let slot = match name {
-                    "btime" => &mut search.btime,
-                    "wtime" => &mut search.wtime,
-                    "binc" => &mut search.binc,
-                    "winc" => &mut search.winc,
-                    "byoyomi" => &mut search.byoyomi,
-                    _ => &mut search.movetime,
-                };
-                (name, slot.replace(t).is_some())
+    let mut tokens = input.split_whitespace().peekable();
+    if tokens.peek() == Some(&"perft") {
+        let (rest, _) = token(input)?;
+        return perft(rest, "go perft");
+    }
+    let mut go = GoCommand::default();
+    let mut seen: Vec<&str> = Vec::new();
+    while let Some(name) = tokens.next() {
+        if !GO_KEYWORDS.contains(&name) {
+            go.warnings
+                .push(format!("go: unknown parameter {}; ignored", quoted(name)));
+            continue;
+        }
+        if seen.contains(&name) {
+            go.warnings.push(format!(
+                "go: {} given twice; the last one counts",
+                quoted(name)
+            ));
+        }
+        seen.push(name);
+        let search = &mut go.search;
+        match name {
+            "infinite" => search.infinite = true,
+            "ponder" => search.ponder = true,
+            "searchmoves" => {
+                search.searchmoves.clear();
+                while let Some(mv) = tokens.next_if(|t| !GO_KEYWORDS.contains(t)) {
+                    search.searchmoves.push(mv.to_string());
+                }
+                if search.searchmoves.is_empty() {
+                    go.warnings
+                        .push("go: 'searchmoves' needs moves; ignored".to_string());
+                }
             }
-            GoParam::Depth(d) => ("depth", search.depth.replace(d).is_some()),
-            GoParam::Nodes(n) => ("nodes", search.nodes.replace(n).is_some()),
-            GoParam::Infinite => ("infinite", std::mem::replace(&mut search.infinite, true)),
-            GoParam::Ponder => ("ponder", std::mem::replace(&mut search.ponder, true)),
-            GoParam::Mate(limit) => ("mate", mate.replace(limit).is_some()),
-        };
-        if was_set {
-            return fail(format!("go: {} given twice", quoted(name)));
+            _ => {
+                // A parameter with a value: the next token, unless it is another keyword.
+                let is_value =
+                    |t: &&str| !GO_KEYWORDS.contains(t) || (name == "mate" && *t == "infinite");
+                let Some(text) = tokens.next_if(is_value) else {
+                    go.warnings
+                        .push(format!("go: {} needs a value; ignored", quoted(name)));
+                    continue;
+                };
+                if let Err(expected) = set_go_value(&mut go, name, text) {
+                    go.warnings.push(format!(
+                        "go: {} needs {expected}, got {}; ignored",
+                        quoted(name),
+                        quoted(text)
+                    ));
+                }
+            }
         }
     }
-    match mate {
-        None => Ok((input, Command::Go(GoCommand::Search(search)))),
-        Some(_) if search != GoSearch::default() => {
-            fail("go: 'mate' cannot be combined with other parameters".to_string())
+    Ok(("", Command::Go(go)))
+}
+
+/// Sets the parameter `name` of `go` from `text`; on a bad value, says what was expected.
+fn set_go_value(go: &mut GoCommand, name: &str, text: &str) -> Result<(), &'static str> {
+    let millis = || {
+        text.parse::<i64>()
+            .map(clamped_millis)
+            .map_err(|_| "a time in milliseconds")
+    };
+    let positive = |what| match text.parse::<u64>() {
+        Ok(n) if n > 0 => Ok(n),
+        _ => Err(what),
+    };
+    let search = &mut go.search;
+    match name {
+        "btime" => search.btime = Some(millis()?),
+        "wtime" => search.wtime = Some(millis()?),
+        "binc" => search.binc = Some(millis()?),
+        "winc" => search.winc = Some(millis()?),
+        "byoyomi" => search.byoyomi = Some(millis()?),
+        "movetime" => search.movetime = Some(millis()?),
+        "movestogo" => {
+            let n = positive("a positive number of moves")?;
+            search.movestogo = Some(n.min(u32::MAX as u64) as u32);
         }
-        Some(limit) => Ok((input, Command::Go(GoCommand::Mate(limit)))),
+        "depth" => {
+            let n = positive("a positive depth")?;
+            search.depth = Some(n.min(u32::MAX as u64) as u32);
+        }
+        "nodes" => search.nodes = Some(positive("a positive node count")?),
+        "mate" => {
+            go.mate = Some(if text == "infinite" {
+                MateLimit::Infinite
+            } else {
+                MateLimit::Time(millis().map_err(|_| "a time in milliseconds or 'infinite'")?)
+            })
+        }
+        _ => unreachable!("value of go keyword {name}"),
     }
+    Ok(())
+}
+
+/// `perft <depth>` or `go perft <depth>`.
+fn perft<'a>(input: &'a str, context: &'static str) -> Parsed<'a, Command> {
+    let (rest, depth) = value::<u32>("perft", "a depth")(input)?;
+    let (rest, ()) = end_of_line(context)(rest)?;
+    Ok((rest, Command::Perft(depth)))
 }
 
 #[cfg(test)]
@@ -481,63 +515,99 @@ mod tests {
         );
     }
 
+    fn parsed_go(line: &str) -> GoCommand {
+        match ok(line) {
+            Command::Go(go) => go,
+            other => panic!("{line:?} parsed as {other:?}"),
+        }
+    }
+
     #[test]
     fn go_limits() {
-        let Command::Go(GoCommand::Search(go)) =
-            ok("go btime 1000 wtime -5 binc 10 winc 20 byoyomi 300 depth 4 nodes 99 ponder")
-        else {
-            panic!()
-        };
-        assert_eq!(go.btime, ms(1000));
-        assert_eq!(go.wtime, ms(0));
-        assert_eq!(go.binc, ms(10));
-        assert_eq!(go.winc, ms(20));
-        assert_eq!(go.byoyomi, ms(300));
-        assert_eq!(go.depth, Some(4));
-        assert_eq!(go.nodes, Some(99));
-        assert!(go.ponder && !go.infinite);
+        let go = parsed_go(
+            "go btime 1000 wtime -5 binc 10 winc 20 byoyomi 300 movestogo 7 depth 4 \
+                     nodes 99 ponder",
+        );
+        assert!(go.warnings.is_empty(), "{:?}", go.warnings);
+        let s = &go.search;
+        assert_eq!(s.btime, ms(1000));
+        assert_eq!(s.wtime, ms(0));
+        assert_eq!(s.binc, ms(10));
+        assert_eq!(s.winc, ms(20));
+        assert_eq!(s.byoyomi, ms(300));
+        assert_eq!(s.movestogo, Some(7));
+        assert_eq!(s.depth, Some(4));
+        assert_eq!(s.nodes, Some(99));
+        assert!(s.ponder && !s.infinite);
+        assert_eq!(super::go("").unwrap().1, Command::Go(GoCommand::default()));
         assert_eq!(
-            ok("go"),
-            Command::Go(GoCommand::Search(GoSearch::default()))
+            parsed_go("go mate 500").mate,
+            Some(MateLimit::Time(Duration::from_millis(500)))
         );
         assert_eq!(
-            ok("go mate 500"),
-            Command::Go(GoCommand::Mate(MateLimit::Time(Duration::from_millis(500))))
+            parsed_go("go mate infinite").mate,
+            Some(MateLimit::Infinite)
         );
-        assert_eq!(
-            ok("go mate infinite"),
-            Command::Go(GoCommand::Mate(MateLimit::Infinite))
-        );
+        let moves = parsed_go("go searchmoves 5d5c 4e4d movetime 100 infinite");
+        assert_eq!(moves.search.searchmoves, ["5d5c", "4e4d"]);
+        assert_eq!(moves.search.movetime, ms(100));
+        assert!(moves.search.infinite && moves.warnings.is_empty());
+        assert_eq!(ok("go perft 3"), Command::Perft(3));
+        assert_eq!(ok("ucinewgame"), Command::UsiNewGame);
+    }
+
+    #[test]
+    fn bad_go_parameters_are_skipped_with_a_warning() {
+        let cases: [(&str, &str); 11] = [
+            ("go depth", "go: 'depth' needs a value; ignored"),
+            (
+                "go depth x",
+                "go: 'depth' needs a positive depth, got 'x'; ignored",
+            ),
+            (
+                "go depth 0",
+                "go: 'depth' needs a positive depth, got '0'; ignored",
+            ),
+            (
+                "go nodes -5",
+                "go: 'nodes' needs a positive node count, got '-5'; ignored",
+            ),
+            (
+                "go btime 1.5",
+                "go: 'btime' needs a time in milliseconds, got '1.5'; ignored",
+            ),
+            ("go fast", "go: unknown parameter 'fast'; ignored"),
+            ("go mate", "go: 'mate' needs a value; ignored"),
+            (
+                "go mate soon",
+                "go: 'mate' needs a time in milliseconds or 'infinite', got 'soon'; ignored",
+            ),
+            ("go byoyomi depth 3", "go: 'byoyomi' needs a value; ignored"),
+            (
+                "go depth 2 depth 3",
+                "go: 'depth' given twice; the last one counts",
+            ),
+            (
+                "go movestogo 0",
+                "go: 'movestogo' needs a positive number of moves, got '0'; ignored",
+            ),
+        ];
+        for (line, warning) in cases {
+            assert_eq!(parsed_go(line).warnings, [warning], "{line}");
+        }
+        // The good parameters around a bad one still count.
+        let mixed = parsed_go("go wtime 10000 btime 9000 frobnicate 3 movestogo 20 depth 2");
+        // 'frobnicate' and the stray '3' after it are each reported.
+        assert_eq!(mixed.warnings.len(), 2, "{:?}", mixed.warnings);
+        assert_eq!(mixed.search.btime, ms(9000));
+        assert_eq!(mixed.search.movestogo, Some(20));
+        assert_eq!(mixed.search.depth, Some(2));
     }
 
     #[test]
     fn errors_name_the_problem() {
         assert_eq!(err("hello world"), "unknown command 'hello'");
         assert_eq!(err("isready now"), "isready: unexpected 'now'");
-        assert_eq!(err("go depth"), "'depth' needs a positive integer");
-        assert_eq!(
-            err("go depth x"),
-            "'depth' needs a positive integer, got 'x'"
-        );
-        assert_eq!(err("go depth 0"), "'depth' must be at least 1");
-        assert_eq!(
-            err("go btime 1.5"),
-            "'btime' needs a time in milliseconds, got '1.5'"
-        );
-        assert_eq!(err("go fast"), "go: unknown parameter 'fast'");
-        assert_eq!(err("go depth 2 depth 3"), "go: 'depth' given twice");
-        assert_eq!(
-            err("go mate 10 depth 2"),
-            "go: 'mate' cannot be combined with other parameters"
-        );
-        assert_eq!(
-            err("go mate"),
-            "'mate' needs a time in milliseconds or 'infinite'"
-        );
-        assert_eq!(
-            err("go mate soon"),
-            "'mate' needs a time in milliseconds, got 'soon'"
-        );
         assert_eq!(err("position"), "position: expected 'startpos' or 'sfen'");
         assert_eq!(
             err("position fen x"),

@@ -16,8 +16,10 @@ pub enum InputLine {
         bytes: usize,
     },
     /// The line is not valid UTF-8; `valid_up_to` is the offset of the first bad byte.
+    /// `lossy` is the line with each bad sequence replaced by U+FFFD.
     NotUtf8 {
         valid_up_to: usize,
+        lossy: String,
     },
 }
 
@@ -78,6 +80,7 @@ impl<R: BufRead> LineReader<R> {
             Ok(text) => InputLine::Text(text.to_string()),
             Err(e) => InputLine::NotUtf8 {
                 valid_up_to: e.valid_up_to(),
+                lossy: String::from_utf8_lossy(&self.buffer).into_owned(),
             },
         }))
     }
@@ -120,7 +123,13 @@ mod tests {
     fn invalid_utf8_is_reported() {
         assert_eq!(
             lines(b"go\xff\xfe\nstop\n", 100),
-            vec![InputLine::NotUtf8 { valid_up_to: 2 }, text("stop")]
+            vec![
+                InputLine::NotUtf8 {
+                    valid_up_to: 2,
+                    lossy: "go\u{fffd}\u{fffd}".to_string()
+                },
+                text("stop")
+            ]
         );
     }
 }

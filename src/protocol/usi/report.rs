@@ -1,7 +1,7 @@
 //! The lines that report a search: `info …`, `bestmove …` and `checkmate …`. Moves are checked
 //! against the position before they are printed, so a GUI never sees an illegal move.
 
-use crate::search::{MateResult, Score, SearchInfo, SearchResult};
+use crate::search::{MateResult, Score, ScoreBound, SearchEvent, SearchInfo, SearchResult};
 use crate::shogi::{Move, Position};
 
 /// The longest prefix of `moves` that is legal when played from `root`.
@@ -26,10 +26,31 @@ fn join(moves: &[Move]) -> String {
         .join(" ")
 }
 
+/// The `info` line of what the search reported.
+pub fn event_line(root: &Position, event: &SearchEvent) -> String {
+    match event {
+        SearchEvent::Iteration(info) => info_line(root, info),
+        SearchEvent::CurrentMove {
+            depth,
+            mv,
+            number,
+            nodes,
+            time_ms,
+        } => format!(
+            "info depth {depth} currmove {mv} currmovenumber {number} nodes {nodes} time {time_ms}"
+        ),
+    }
+}
+
 pub fn info_line(root: &Position, info: &SearchInfo) -> String {
+    let bound = match info.bound {
+        ScoreBound::Exact => "",
+        ScoreBound::Lower => " lowerbound",
+        ScoreBound::Upper => " upperbound",
+    };
     let score = match info.score {
-        Score::Cp(cp) => format!("cp {cp}"),
-        Score::Mate(plies) => format!("mate {plies}"),
+        Score::Cp(cp) => format!("cp {cp}{bound}"),
+        Score::Mate(plies) => format!("mate {plies}{bound}"),
     };
     let mut line = format!(
         "info depth {} seldepth {} multipv {} score {score} nodes {} nps {} time {} hashfull {}",
@@ -113,12 +134,35 @@ mod tests {
             nps: 20000,
             time_ms: 50,
             hashfull: 7,
+            bound: ScoreBound::Exact,
             pv: vec![a, b, bogus, a],
         };
         assert_eq!(
             info_line(&root, &info),
             "info depth 3 seldepth 5 multipv 1 score mate -4 nodes 1000 nps 20000 time 50 \
              hashfull 7 pv 5d5c 1b1c"
+        );
+        let failed_high = SearchInfo {
+            bound: ScoreBound::Lower,
+            score: Score::Cp(120),
+            pv: vec![a],
+            ..info
+        };
+        assert_eq!(
+            event_line(&root, &SearchEvent::Iteration(failed_high)),
+            "info depth 3 seldepth 5 multipv 1 score cp 120 lowerbound nodes 1000 nps 20000 \
+             time 50 hashfull 7 pv 5d5c"
+        );
+        let current = SearchEvent::CurrentMove {
+            depth: 12,
+            mv: a,
+            number: 3,
+            nodes: 5_000_000,
+            time_ms: 1500,
+        };
+        assert_eq!(
+            event_line(&root, &current),
+            "info depth 12 currmove 5d5c currmovenumber 3 nodes 5000000 time 1500"
         );
     }
 
