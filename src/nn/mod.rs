@@ -333,7 +333,10 @@ mod tests {
             "{err}"
         );
         let err = ev.load(dir.join("missing.bin")).unwrap_err();
-        assert!(matches!(err, WeightsError::Io { .. }), "{err}");
+        assert!(
+            matches!(err, WeightsError::File(crate::fileio::FileError::Io { .. })),
+            "{err}"
+        );
         assert_eq!(ev.network(), &good);
         assert_eq!(ev.evaluate(&pos), before);
         assert_eq!(ev.source(), good_path.display().to_string());
