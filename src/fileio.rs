@@ -272,6 +272,13 @@ pub fn resolve_target(path: &Path) -> Result<PathBuf, FileError> {
     ))
 }
 
+/// Checks, without opening anything, that [`write_atomic`] may write `path`: once symlinks are
+/// followed it is a regular file or nothing yet. For a long job to refuse a bad output at once
+/// rather than at its first save.
+pub fn check_replaceable(path: &Path) -> Result<(), FileError> {
+    check_regular_or_missing(&resolve_target(path)?).map(|_| ())
+}
+
 /// Distinguishes the temporary files of concurrent writes within one process.
 static TEMP_COUNTER: AtomicU64 = AtomicU64::new(0);
 

@@ -47,10 +47,11 @@ pub(crate) fn use_threads(threads: usize) {
     }
 }
 
-/// Makes `out`'s folder and takes its lock (see [`fileio::lock_output`]): held until the
-/// returned guard is dropped or the process ends, so that a second run on the same output is
-/// refused.
+/// Checks that `out` can be written (not a FIFO, device, folder…), makes its folder and takes
+/// its lock (see [`fileio::lock_output`]): held until the returned guard is dropped or the
+/// process ends, so that a second run on the same output is refused.
 pub(crate) fn claim_output(out: &Path) -> Result<OutputLock, String> {
+    fileio::check_replaceable(out).map_err(|e| format!("--out {e}"))?;
     fileio::create_parent_dir(out).map_err(|e| e.to_string())?;
     fileio::lock_output(out).map_err(|e| e.to_string())
 }
