@@ -82,7 +82,7 @@ fn checkpoint_to_resume(args: &SelfplayArgs, path: &Path) -> Result<Option<Check
 /// snapshot. Everything here can be rebuilt from the checkpoint.
 fn publish(args: &SelfplayArgs, net: &Network, csv: &str, iteration: usize) -> Result<(), String> {
     nn::save_to_path(net, &args.out).map_err(|e| e.to_string())?;
-    if iteration > 0 && args.snapshot_every > 0 && iteration % args.snapshot_every == 0 {
+    if iteration > 0 && args.snapshot_every > 0 && iteration.is_multiple_of(args.snapshot_every) {
         nn::save_to_path(net, snapshot_path(&args.out, iteration)).map_err(|e| e.to_string())?;
     }
     fileio::write_atomic(&args.out.with_extension("csv"), csv.as_bytes()).map_err(|e| e.to_string())
