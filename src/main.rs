@@ -37,6 +37,7 @@ fn main() -> ExitCode {
     env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn"))
         .target(env_logger::Target::Stderr)
         .init();
+    engine::fileio::report_file_size_limit_as_error();
     let cli = Cli::parse();
     let result = match cli.command.unwrap_or(Command::Usi) {
         Command::Usi => engine::protocol::usi::run_stdio().map_err(|e| e.to_string()),

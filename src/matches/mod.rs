@@ -21,6 +21,7 @@ use std::time::Instant;
 
 use serde::Serialize;
 
+use crate::fileio::{self, FileError};
 use crate::shogi::{Color, EndReason};
 use engine_process::EngineSpec;
 use kif::{KifEnding, KifGame};
@@ -220,6 +221,8 @@ pub enum MatchError {
         path: PathBuf,
         source: std::io::Error,
     },
+    /// A record or the summary could not be written atomically (names the file and why).
+    File(FileError),
     Config(String),
 }
 
@@ -230,6 +233,7 @@ impl std::fmt::Display for MatchError {
             MatchError::Output { path, source } => {
                 write!(f, "cannot write {}: {source}", path.display())
             }
+            MatchError::File(e) => write!(f, "cannot write {e}"),
             MatchError::Config(why) => write!(f, "{why}"),
         }
     }
@@ -237,17 +241,9 @@ impl std::fmt::Display for MatchError {
 
 impl std::error::Error for MatchError {}
 
-/// Writes a file atomically: a temporary file beside it, then a rename.
+/// Writes a record file atomically (the one owner is [`fileio::write_atomic`]).
 fn write_atomic(path: &Path, contents: &[u8]) -> Result<(), MatchError> {
-    let output = |source| MatchError::Output {
-        path: path.to_path_buf(),
-        source,
-    };
-    let mut tmp = path.as_os_str().to_owned();
-    tmp.push(".tmp");
-    let tmp = PathBuf::from(tmp);
-    std::fs::write(&tmp, contents).map_err(output)?;
-    std::fs::rename(&tmp, path).map_err(output)
+    fileio::write_atomic(path, contents).map_err(MatchError::File)
 }
 
 fn kif_ending(termination: &Termination) -> KifEnding {
@@ -362,10 +358,7 @@ pub fn run_match(config: &MatchConfig) -> Result<MatchSummary, MatchError> {
         let mut games_file = match &config.out_dir {
             Some(dir) => {
                 let path = dir.join("games.txt");
-                let file = std::fs::File::create(&path).map_err(|source| MatchError::Output {
-                    path: path.clone(),
-                    source,
-                })?;
+                let file = fileio::create_regular(&path).map_err(MatchError::File)?;
                 Some((path, file))
             }
             None => None,

@@ -118,8 +118,8 @@ pub fn parse_openings(text: &str) -> Result<Vec<Opening>, String> {
 }
 
 pub fn load_openings(path: &Path) -> Result<Vec<Opening>, String> {
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| format!("cannot read openings file {}: {e}", path.display()))?;
+    let text = crate::fileio::read_regular_to_string(path)
+        .map_err(|e| format!("cannot read openings file {e}"))?;
     parse_openings(&text).map_err(|e| format!("{}: {e}", path.display()))
 }
 

@@ -17,7 +17,9 @@ pub mod weights;
 pub use fast::{FAST_MAX_WIDTH, FastNet};
 pub use features::{FEATURE_SET_ID, Features, NUM_FEATURES};
 pub use network::{Activation, Dense, Gradients, Loss, Network, ShapeError, sigmoid};
-pub use train::{Dataset, EpochStats, EvalStats, Optimizer, TrainConfig, TrainError, Trainer};
+pub use train::{
+    Dataset, EpochStats, EvalStats, Optimizer, TrainConfig, TrainError, Trainer, TrainerState,
+};
 pub use weights::{WeightsError, load_from_path, save_to_path};
 
 use crate::shogi::Position;
@@ -333,7 +335,10 @@ mod tests {
             "{err}"
         );
         let err = ev.load(dir.join("missing.bin")).unwrap_err();
-        assert!(matches!(err, WeightsError::Io { .. }), "{err}");
+        assert!(
+            matches!(err, WeightsError::File(crate::fileio::FileError::Io { .. })),
+            "{err}"
+        );
         assert_eq!(ev.network(), &good);
         assert_eq!(ev.evaluate(&pos), before);
         assert_eq!(ev.source(), good_path.display().to_string());

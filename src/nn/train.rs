@@ -9,8 +9,8 @@ use super::network::{Dense, Gradients, Loss, Network, sigmoid};
 use crate::shogi::Position;
 use ndarray::{Array1, Array2, ArrayView1, ArrayView2, Zip, s};
 use rand::SeedableRng;
-use rand::rngs::StdRng;
 use rand::seq::SliceRandom;
+use rand_chacha::ChaCha12Rng;
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 use std::fmt;
@@ -256,12 +256,56 @@ struct State {
     step: u64,
 }
 
+/// Everything a [`Trainer`] carries from one epoch to the next besides the network: the
+/// configuration (learning rate included), the optimiser's moments and step count, and the
+/// position of the shuffling generator. With the network it resumes training bit for bit.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct TrainerState {
+    pub config: TrainConfig,
+    /// First moments (SGD's velocity, Adam's mean), layer by layer: weights then biases.
+    first: Vec<f32>,
+    /// Adam's second moments, same layout.
+    second: Option<Vec<f32>>,
+    step: u64,
+    rng_seed: [u8; 32],
+    /// Position in the generator's stream, in 32-bit words (a `u128` as two halves).
+    rng_word_pos: [u64; 2],
+}
+
+fn flatten(g: &Gradients) -> Vec<f32> {
+    g.layers
+        .iter()
+        .flat_map(|l| l.weights.iter().chain(l.bias.iter()).copied())
+        .collect()
+}
+
+/// Fills `g` from [`flatten`]'s layout; false if the length differs.
+fn unflatten(values: &[f32], g: &mut Gradients) -> bool {
+    let total: usize = g
+        .layers
+        .iter()
+        .map(|l| l.weights.len() + l.bias.len())
+        .sum();
+    if values.len() != total {
+        return false;
+    }
+    let mut it = values.iter();
+    for l in &mut g.layers {
+        for (d, s) in l.weights.iter_mut().chain(l.bias.iter_mut()).zip(&mut it) {
+            *d = *s;
+        }
+    }
+    true
+}
+
 /// Trains a network in place.
 pub struct Trainer {
     net: Network,
     config: TrainConfig,
     state: State,
-    rng: StdRng,
+    /// The generator `StdRng` is in rand 0.8 (same stream for the same seed), named so that its
+    /// position can be saved and restored.
+    rng: ChaCha12Rng,
 }
 
 impl Trainer {
@@ -298,13 +342,50 @@ impl Trainer {
                 .then(|| Gradients::zeros_like(&net)),
             step: 0,
         };
-        let rng = StdRng::seed_from_u64(config.seed);
+        let rng = ChaCha12Rng::seed_from_u64(config.seed);
         Ok(Trainer {
             net,
             config,
             state,
             rng,
         })
+    }
+
+    /// The state to save beside the network to resume this training later ([`Trainer::resume`]).
+    pub fn state(&self) -> TrainerState {
+        let pos = self.rng.get_word_pos();
+        TrainerState {
+            config: self.config.clone(),
+            first: flatten(&self.state.first),
+            second: self.state.second.as_ref().map(flatten),
+            step: self.state.step,
+            rng_seed: self.rng.get_seed(),
+            rng_word_pos: [pos as u64, (pos >> 64) as u64],
+        }
+    }
+
+    /// A trainer that continues exactly where the one that saved `state` (with `net`) stopped.
+    pub fn resume(net: Network, state: TrainerState) -> Result<Trainer, TrainError> {
+        let mut trainer = Trainer::new(net, state.config)?;
+        let bad = |m: &str| Err(TrainError::InvalidConfig(m.to_string()));
+        if !unflatten(&state.first, &mut trainer.state.first) {
+            return bad("saved optimiser moments do not fit the network");
+        }
+        let second_fits = match (&mut trainer.state.second, &state.second) {
+            (Some(g), Some(values)) => unflatten(values, g),
+            (None, None) => true,
+            _ => false,
+        };
+        if !second_fits {
+            return bad("saved second moments do not fit the network or the optimiser");
+        }
+        trainer.state.step = state.step;
+        trainer.rng = ChaCha12Rng::from_seed(state.rng_seed);
+        let [lo, hi] = state.rng_word_pos;
+        trainer
+            .rng
+            .set_word_pos(u128::from(lo) | (u128::from(hi) << 64));
+        Ok(trainer)
     }
 
     pub fn network(&self) -> &Network {
@@ -486,6 +567,7 @@ mod tests {
     use super::*;
     use crate::nn::network::Activation;
     use rand::Rng;
+    use rand::rngs::StdRng;
 
     /// A learnable toy problem: target 1 when feature 0 exceeds feature 1 plus feature 2.
     fn toy_data(n: usize, seed: u64) -> Dataset {
@@ -645,6 +727,32 @@ mod tests {
             for (x, y) in la.weights.iter().zip(&lb.weights) {
                 assert!((x - y).abs() < 1e-3, "{x} vs {y}");
             }
+        }
+    }
+
+    #[test]
+    fn a_resumed_trainer_continues_bit_for_bit() {
+        let data = toy_data(300, 3);
+        for optimizer in [Optimizer::adam(), Optimizer::sgd()] {
+            let net = Network::new(&[12, 8, 1], Activation::Relu, 2).unwrap();
+            let cfg = config(optimizer, 1e-2);
+            let mut straight = Trainer::new(net.clone(), cfg.clone()).unwrap();
+            let mut first = Trainer::new(net, cfg).unwrap();
+            for _ in 0..2 {
+                straight.train_epoch(&data).unwrap();
+                first.train_epoch(&data).unwrap();
+            }
+            let state = first.state();
+            let mut resumed = Trainer::resume(first.network().clone(), state.clone()).unwrap();
+            assert_eq!(resumed.state(), state);
+            for _ in 0..2 {
+                straight.train_epoch(&data).unwrap();
+                resumed.train_epoch(&data).unwrap();
+            }
+            assert_eq!(resumed.network(), straight.network(), "{optimizer:?}");
+            // Saved moments that do not fit the network are refused.
+            let other = Network::new(&[12, 4, 1], Activation::Relu, 2).unwrap();
+            assert!(Trainer::resume(other, state).is_err());
         }
     }
 

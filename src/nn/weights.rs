@@ -13,11 +13,11 @@
 
 use super::features::{FEATURE_SET_ID, NUM_FEATURES};
 use super::network::{Activation, Dense, Network, ShapeError, validate_sizes};
+use crate::fileio::{self, FileError};
 use ndarray::{Array1, Array2};
 use serde::{Deserialize, Serialize};
 use std::fmt;
-use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 pub const MAGIC: [u8; 8] = *b"MS55NNW\n";
 pub const FORMAT_VERSION: u32 = 1;
@@ -36,10 +36,8 @@ struct Payload {
 /// Why a weights file could not be read or written.
 #[derive(Debug)]
 pub enum WeightsError {
-    Io {
-        path: PathBuf,
-        source: std::io::Error,
-    },
+    /// The file cannot be read or written (names the file and why).
+    File(FileError),
     /// Shorter than the smallest possible file.
     Truncated {
         len: usize,
@@ -76,9 +74,7 @@ pub enum WeightsError {
 impl fmt::Display for WeightsError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            WeightsError::Io { path, source } => {
-                write!(f, "weights file {}: {source}", path.display())
-            }
+            WeightsError::File(e) => write!(f, "weights file {e}"),
             WeightsError::Truncated { len } => {
                 write!(f, "weights file truncated: only {len} bytes")
             }
@@ -114,7 +110,7 @@ impl fmt::Display for WeightsError {
 impl std::error::Error for WeightsError {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match self {
-            WeightsError::Io { source, .. } => Some(source),
+            WeightsError::File(e) => Some(e),
             WeightsError::Shape(e) => Some(e),
             _ => None,
         }
@@ -233,50 +229,17 @@ pub fn decode(bytes: &[u8]) -> Result<Network, WeightsError> {
     Network::from_layers(layers, hidden).map_err(WeightsError::Shape)
 }
 
-/// Reads and validates a weights file.
+/// Reads and validates a weights file; only a regular file is opened (see
+/// [`fileio::open_regular`]).
 pub fn load_from_path(path: impl AsRef<Path>) -> Result<Network, WeightsError> {
-    let path = path.as_ref();
-    let bytes = std::fs::read(path).map_err(|source| WeightsError::Io {
-        path: path.to_path_buf(),
-        source,
-    })?;
+    let bytes = fileio::read_regular(path.as_ref()).map_err(WeightsError::File)?;
     decode(&bytes)
 }
 
-/// Writes a weights file atomically: a temporary file in the same directory, flushed to disk,
-/// then renamed over the target, so a reader never sees a half-written file.
+/// Writes a weights file atomically ([`fileio::write_atomic`]), so a reader never sees a
+/// half-written file.
 pub fn save_to_path(net: &Network, path: impl AsRef<Path>) -> Result<(), WeightsError> {
-    write_atomic(path.as_ref(), &encode(net))
-}
-
-/// Atomic file write used by [`save_to_path`]; public for other artefacts (datasets, logs).
-pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), WeightsError> {
-    let io_err = |source| WeightsError::Io {
-        path: path.to_path_buf(),
-        source,
-    };
-    let dir = match path.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
-        _ => PathBuf::from("."),
-    };
-    let name = path
-        .file_name()
-        .ok_or_else(|| io_err(std::io::Error::other("path has no file name")))?;
-    let mut tmp_name = name.to_os_string();
-    tmp_name.push(format!(".{}.tmp", std::process::id()));
-    let tmp = dir.join(tmp_name);
-    let result = (|| {
-        let mut f = std::fs::File::create(&tmp)?;
-        f.write_all(bytes)?;
-        f.sync_all()?;
-        drop(f);
-        std::fs::rename(&tmp, path)
-    })();
-    if let Err(e) = result {
-        let _ = std::fs::remove_file(&tmp);
-        return Err(io_err(e));
-    }
-    Ok(())
+    fileio::write_atomic(path.as_ref(), &encode(net)).map_err(WeightsError::File)
 }
 
 #[cfg(test)]
@@ -433,7 +396,7 @@ mod tests {
         assert_eq!(names, vec![std::ffi::OsString::from("w.bin")]);
         // A failed save (directory missing) leaves nothing and reports the path.
         let err = save_to_path(&n, dir.join("no/such/dir/w.bin")).unwrap_err();
-        assert!(matches!(err, WeightsError::Io { .. }));
+        assert!(matches!(err, WeightsError::File(FileError::Io { .. })));
         assert!(err.to_string().contains("w.bin"));
         std::fs::remove_dir_all(&dir).unwrap();
     }

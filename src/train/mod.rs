@@ -5,10 +5,56 @@ pub mod packed;
 pub mod pretrain;
 pub mod selfplay;
 
+use std::path::Path;
+
 use indicatif::{ProgressBar, ProgressStyle};
 
-use crate::nn::{self, Dataset, Features, Optimizer};
+use crate::fileio::{self, OutputLock};
+use crate::nn::{self, Dataset, Features, Optimizer, TrainConfig};
 use matedata::MateSample;
+
+/// The trainer options `pretrain` and `selfplay` share (each with its own defaults).
+pub(crate) struct TrainerSetup<'a> {
+    pub lr: f32,
+    /// `--optimizer`: `adam` or `sgd`.
+    pub optimizer: &'a str,
+    pub weight_decay: f32,
+    pub batch_size: usize,
+    pub seed: u64,
+}
+
+impl TrainerSetup<'_> {
+    /// The training configuration, or an error naming the bad option.
+    pub fn config(&self) -> Result<TrainConfig, String> {
+        Ok(TrainConfig {
+            learning_rate: self.lr,
+            optimizer: parse_optimizer(self.optimizer)?,
+            weight_decay: self.weight_decay,
+            batch_size: self.batch_size,
+            seed: self.seed,
+            ..TrainConfig::default()
+        })
+    }
+}
+
+/// `--threads` of the training commands: the size of the global worker pool (0 = all cores).
+pub(crate) fn use_threads(threads: usize) {
+    if threads > 0 {
+        // Fails only if a pool exists already (tests run several jobs in one process).
+        let _ = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build_global();
+    }
+}
+
+/// Checks that `out` can be written (not a FIFO, device, folder…), makes its folder and takes
+/// its lock (see [`fileio::lock_output`]): held until the returned guard is dropped or the
+/// process ends, so that a second run on the same output is refused.
+pub(crate) fn claim_output(out: &Path) -> Result<OutputLock, String> {
+    fileio::check_replaceable(out).map_err(|e| format!("--out {e}"))?;
+    fileio::create_parent_dir(out).map_err(|e| e.to_string())?;
+    fileio::lock_output(out).map_err(|e| e.to_string())
+}
 
 /// `--optimizer` of the training commands.
 pub(crate) fn parse_optimizer(name: &str) -> Result<Optimizer, String> {

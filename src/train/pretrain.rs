@@ -8,7 +8,7 @@ use std::time::Instant;
 
 use super::matedata::{self, MateGenConfig, MateSample};
 use crate::fileio;
-use crate::nn::{self, Activation, Network, TrainConfig, Trainer};
+use crate::nn::{self, Activation, Network, Trainer};
 
 #[derive(clap::Args, Debug, Clone)]
 pub struct PretrainArgs {
@@ -131,14 +131,17 @@ pub fn run(args: &PretrainArgs) -> Result<PretrainReport, String> {
             args.val_fraction
         ));
     }
-    if args.threads > 0 {
-        // Fails only if a pool exists already (tests run several jobs in one process).
-        let _ = rayon::ThreadPoolBuilder::new()
-            .num_threads(args.threads)
-            .build_global();
-    }
     let sizes = parse_arch(&args.arch)?;
-    let optimizer = super::parse_optimizer(&args.optimizer)?;
+    let config = super::TrainerSetup {
+        lr: args.lr,
+        optimizer: &args.optimizer,
+        weight_decay: args.weight_decay,
+        batch_size: args.batch_size,
+        seed: args.seed,
+    }
+    .config()?;
+    super::use_threads(args.threads);
+    let _lock = super::claim_output(&args.out)?;
     let (samples, generation_seconds) = obtain_data(args)?;
     let mut train = super::mate_dataset(samples.iter())?;
     let val = train.split_off_fraction(args.val_fraction);
@@ -150,16 +153,7 @@ pub fn run(args: &PretrainArgs) -> Result<PretrainReport, String> {
     );
 
     let net = Network::new(&sizes, Activation::Relu, args.seed).map_err(|e| e.to_string())?;
-    let config = TrainConfig {
-        learning_rate: args.lr,
-        optimizer,
-        weight_decay: args.weight_decay,
-        batch_size: args.batch_size,
-        seed: args.seed,
-        ..TrainConfig::default()
-    };
     let mut trainer = Trainer::new(net, config).map_err(|e| e.to_string())?;
-    fileio::create_parent_dir(&args.out).map_err(|e| e.to_string())?;
     let metrics_path = args.out.with_extension("csv");
     let mut csv = String::from(
         "epoch,learning_rate,train_loss,val_bce,val_mse,val_accuracy,seconds,positions_per_second\n",
