@@ -849,3 +849,33 @@ fn uci_adapter_commands() {
     engine.assert_ready();
     engine.quit();
 }
+
+/// `bench` in the USI loop prints what `engine bench` prints, and can be stopped.
+#[test]
+fn bench_runs_in_the_loop() {
+    let mut engine = Engine::start();
+    engine.send("bench 2");
+    let line = engine
+        .lines_until(|l| l.starts_with("Bench: "))
+        .pop()
+        .unwrap();
+    let fields: Vec<&str> = line.split_whitespace().collect();
+    assert_eq!(fields.len(), 5, "{line}");
+    assert!(fields[1].parse::<u64>().unwrap() > 30, "{line}");
+    let cli = Command::new(env!("CARGO_BIN_EXE_engine"))
+        .args(["bench", "--depth", "2"])
+        .output()
+        .unwrap();
+    let cli = String::from_utf8(cli.stdout).unwrap();
+    assert_eq!(
+        cli.split_whitespace().nth(1),
+        Some(fields[1]),
+        "same signature: {cli}"
+    );
+    engine.send("bench 30");
+    thread::sleep(Duration::from_millis(30));
+    engine.assert_ready();
+    engine.send("stop");
+    assert_eq!(engine.line(), "Bench: stopped");
+    engine.quit();
+}

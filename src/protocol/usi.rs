@@ -22,7 +22,7 @@ use std::thread::{self, JoinHandle};
 use std::time::{Duration, Instant};
 
 use crate::search::{
-    ClockLimits, Evaluator, Limits, SearchControl, SearchOptions, Searcher, THREAD_STACK,
+    ClockLimits, Evaluator, Limits, SearchControl, SearchOptions, Searcher, THREAD_STACK, bench,
 };
 use crate::shogi::game::Game;
 use crate::shogi::{Color, Move, Position, Square, perft_until};
@@ -177,6 +177,7 @@ impl Session {
             Command::Display => self.display(),
             Command::Eval => self.eval(),
             Command::Perft(depth) => self.perft(depth),
+            Command::Bench(depth) => self.bench(depth),
         }
         Flow::Continue
     }
@@ -547,6 +548,25 @@ impl Session {
             color_name(pos.side_to_move()),
             self.evaluator_description
         ));
+    }
+
+    /// `bench [depth]`: `engine bench`'s positions with the current evaluator, off the input
+    /// loop like a search; the last line is `engine bench`'s (`Bench: N nodes M nps`).
+    fn bench(&mut self, depth: Option<u32>) {
+        if self.idle_searcher("bench").is_none() {
+            return;
+        }
+        let evaluator = self.evaluator.clone();
+        let fallback = "Bench: failed".to_string();
+        self.spawn_search(
+            false,
+            false,
+            fallback,
+            move |_, control, _| match bench::run_bench_until(depth, evaluator, control) {
+                Some(result) => result.to_string(),
+                None => "Bench: stopped".to_string(),
+            },
+        );
     }
 
     /// `perft N` / `go perft N`: leaf counts per root move, then `Nodes searched: N` as

@@ -99,6 +99,17 @@ pub fn run_bench(depth: Option<u32>) -> BenchResult {
 
 /// The bench with a given evaluator (speed experiments).
 pub fn run_bench_with(depth: Option<u32>, evaluator: Arc<dyn Evaluator>) -> BenchResult {
+    run_bench_until(depth, evaluator, &SearchControl::default())
+        .expect("a bench nobody stops runs to the end")
+}
+
+/// The bench, given up (`None`) soon after `control.stop` is set: USI `bench` runs it while
+/// still answering `isready`, `stop` and `quit`.
+pub fn run_bench_until(
+    depth: Option<u32>,
+    evaluator: Arc<dyn Evaluator>,
+    control: &SearchControl,
+) -> Option<BenchResult> {
     let depth = depth.unwrap_or(DEFAULT_DEPTH);
     let mut searcher = Searcher::new(SearchOptions {
         hash_mb: std::env::var("BENCH_HASH")
@@ -113,14 +124,16 @@ pub fn run_bench_with(depth: Option<u32>, evaluator: Arc<dyn Evaluator>) -> Benc
         depth: Some(depth),
         ..Limits::default()
     };
-    let control = SearchControl::default();
     let positions = positions();
     let mut nodes = 0;
     let mut elapsed = Duration::ZERO;
     for pos in &positions {
         searcher.clear();
         let start = Instant::now();
-        let result = searcher.search_position(pos, &limits, &control, &mut |_| {});
+        let result = searcher.search_position(pos, &limits, control, &mut |_| {});
+        if control.stop.load(std::sync::atomic::Ordering::Relaxed) {
+            return None;
+        }
         log::debug!(
             "bench {:?} {:?} {}",
             result.best.map(|m| m.to_string()),
@@ -130,13 +143,13 @@ pub fn run_bench_with(depth: Option<u32>, evaluator: Arc<dyn Evaluator>) -> Benc
         elapsed += start.elapsed();
         nodes += result.nodes;
     }
-    BenchResult {
+    Some(BenchResult {
         positions: positions.len(),
         depth,
         nodes,
         elapsed,
         nps: (nodes as f64 / elapsed.as_secs_f64().max(1e-9)) as u64,
-    }
+    })
 }
 
 #[cfg(test)]

@@ -291,8 +291,12 @@ impl TranspositionTable {
 /// cannot be had.
 fn allocate_buckets(mb: usize) -> Option<Vec<Bucket>> {
     let count = ((mb << 20) / std::mem::size_of::<Bucket>()).max(1);
-    let mut buckets = Vec::new();
+    let mut buckets: Vec<Bucket> = Vec::new();
     buckets.try_reserve_exact(count).ok()?;
+    advise_huge_pages(
+        buckets.as_mut_ptr().cast(),
+        count * std::mem::size_of::<Bucket>(),
+    );
     // The capacity is there, so collecting reallocates nothing.
     (0..count)
         .into_par_iter()
@@ -300,6 +304,26 @@ fn allocate_buckets(mb: usize) -> Option<Vec<Bucket>> {
         .collect_into_vec(&mut buckets);
     Some(buckets)
 }
+
+/// Asks Linux to back `len` bytes at `start` with 2 MiB pages where it can (transparent huge
+/// pages in `madvise` mode): touching a big table then takes a fraction of the page faults, and
+/// the search misses the TLB less. Only advice: nothing changes if it is refused.
+#[cfg(target_os = "linux")]
+fn advise_huge_pages(start: *mut u8, len: usize) {
+    const HUGE_PAGE: usize = 2 << 20;
+    let first = (start as usize).next_multiple_of(HUGE_PAGE);
+    let end = (start as usize + len) / HUGE_PAGE * HUGE_PAGE;
+    if end > first {
+        // SAFETY: the range lies inside an allocation this process owns, and MADV_HUGEPAGE
+        // changes neither its contents nor its validity.
+        unsafe {
+            libc::madvise(first as *mut libc::c_void, end - first, libc::MADV_HUGEPAGE);
+        }
+    }
+}
+
+#[cfg(not(target_os = "linux"))]
+fn advise_huge_pages(_start: *mut u8, _len: usize) {}
 
 /// What the system says it can still give (Linux `MemAvailable`); `None` elsewhere.
 fn available_memory_bytes() -> Option<u64> {

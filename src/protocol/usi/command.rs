@@ -40,6 +40,8 @@ pub enum Command {
     Eval,
     /// `perft N` or `go perft N`: leaf counts per root move, run like a search.
     Perft(u32),
+    /// `bench [depth]`: the `engine bench` node count, run like a search.
+    Bench(Option<u32>),
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -244,6 +246,11 @@ fn command(input: &str) -> Parsed<'_, Command> {
         "go" => go(rest),
         "gameover" => gameover(rest),
         "perft" => perft(rest, "perft"),
+        "bench" => {
+            let (rest, depth) = opt(value::<u32>("bench", "a depth"))(rest)?;
+            let (rest, ()) = end_of_line("bench")(rest)?;
+            Ok((rest, Command::Bench(depth)))
+        }
         other => fail(format!("unknown command {}", quoted(other))),
     }
 }
@@ -461,6 +468,8 @@ mod tests {
         assert_eq!(ok("d"), Command::Display);
         assert_eq!(ok("eval"), Command::Eval);
         assert_eq!(ok("perft 3"), Command::Perft(3));
+        assert_eq!(ok("bench"), Command::Bench(None));
+        assert_eq!(ok("bench 4"), Command::Bench(Some(4)));
         assert_eq!(ok("gameover lose"), Command::GameOver(GameResult::Lose));
         assert_eq!(parse_command("   "), Ok(None));
     }
