@@ -17,7 +17,8 @@ use super::{
     Evaluator, Limits, SearchControl, SearchFeatures, SearchInfo, SearchOptions, SearchResult,
 };
 use crate::shogi::game::HistoryEntry;
-use crate::shogi::{Color, GenKind, Move, MoveList, Position};
+use crate::shogi::repetition::{self, Projection};
+use crate::shogi::{GenKind, Move, MoveList, Position};
 
 /// Search threads recurse up to MAX_PLY deep with move lists on the stack.
 const THREAD_STACK: usize = 32 << 20;
@@ -468,58 +469,28 @@ impl<'a> Worker<'a> {
     }
 
     /// The rules' verdict if the node at `index` repeats an earlier position of the game or
-    /// path: the cycle since the latest earlier occurrence is assumed to go on to 千日手.
-    /// Perpetual check loses for the checking side; any other repetition loses for sente. A
-    /// cycle that cannot reach its fourth occurrence before the draw limit is a draw.
+    /// path (never across a null move), judged by `shogi::repetition::projected_verdict`: the
+    /// cycle is assumed to go on to 千日手, and a cycle cut short by the ply limit is a draw.
     #[inline(always)]
     fn repetition_score(&self, index: usize, ply: usize) -> Option<i32> {
-        let key = self.keys[index];
-        let mut latest = None;
-        let mut first = index;
-        let mut occurrences = 1;
-        let mut j = index;
-        while j >= self.scan_floor + 2 {
-            j -= 2;
-            if self.keys[j] == key {
-                latest.get_or_insert(j);
-                first = j;
-                occurrences += 1;
-            }
-        }
-        let latest = latest?;
-        if occurrences >= 4 {
-            // A real 千日手: judged over everything since the first occurrence.
-            return Some(self.cycle_score(first, index, ply));
-        }
-        if let Some(limit) = self.shared.max_plies {
-            let plies_to_fourth = (4 - occurrences) * (index - latest);
-            if (index + plies_to_fourth) as u64 > u64::from(limit) {
-                return Some(DRAW);
-            }
-        }
-        Some(self.cycle_score(latest, index, ply))
-    }
-
-    fn cycle_score(&self, first: usize, last: usize, ply: usize) -> i32 {
-        let side = self.pos.side_to_move();
-        // Entry m was reached by a move of the side not to move there; its check flag says
-        // whether that move gave check. Entries of `last`'s parity were reached by the opponent.
-        let mut opponent_always_checked = true;
-        let mut mover_always_checked = true;
-        for m in first + 1..=last {
-            if (last - m).is_multiple_of(2) {
-                opponent_always_checked &= self.checks[m];
-            } else {
-                mover_always_checked &= self.checks[m];
-            }
-        }
-        let loser = match (opponent_always_checked, mover_always_checked) {
-            (true, false) => !side,
-            (false, true) => side,
-            _ => Color::Sente,
+        let path = repetition::Path {
+            keys: &self.keys,
+            checks: &self.checks,
         };
-        let win = RULE_WIN - ply as i32;
-        if loser == side { -win } else { win }
+        let side = self.pos.side_to_move();
+        match repetition::projected_verdict(
+            &path,
+            index,
+            self.scan_floor,
+            side,
+            self.shared.max_plies,
+        )? {
+            Projection::Draw => Some(DRAW),
+            Projection::Decided(verdict) => {
+                let win = RULE_WIN - ply as i32;
+                Some(if verdict.loser == side { -win } else { win })
+            }
+        }
     }
 
     #[inline(always)]
