@@ -6,7 +6,8 @@ use std::fmt;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use super::{Evaluator, Limits, SearchControl, SearchOptions, Searcher};
+use super::{Limits, SearchControl, SearchOptions, Searcher};
+use crate::eval::Evaluator;
 use crate::shogi::Position;
 
 pub const DEFAULT_DEPTH: u32 = 9;
@@ -219,7 +220,7 @@ fn report() {
 #[test]
 #[ignore = "performance report; about 10 s in release"]
 fn report_slow_eval() {
-    use super::MaterialEvaluator;
+    use crate::eval::MaterialEvaluator;
     use std::hint::black_box;
     use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 

@@ -3,7 +3,6 @@
 //! time management, MultiPV and a mate solver for `go mate`.
 
 pub mod bench;
-mod eval;
 mod heuristics;
 mod mate;
 mod ordering;
@@ -22,7 +21,10 @@ use std::time::{Duration, Instant};
 use crate::shogi::game::{Game, HistoryEntry};
 use crate::shogi::{Move, Position};
 
-pub use eval::MaterialEvaluator;
+/// Temporary re-export for `protocol/usi.rs` and `protocol/usi/evaluator.rs`, which name the
+/// trait by its old path; the owner is [`crate::eval::Evaluator`]. Remove at merge.
+pub use crate::eval::Evaluator;
+use crate::eval::MaterialEvaluator;
 pub use tt::TranspositionTable;
 
 /// Clock state of the side to move (USI `btime`/`wtime`, `binc`/`winc`, `byoyomi`).
@@ -58,7 +60,8 @@ pub struct SearchControl {
 /// A score for USI `info score`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Score {
-    /// Centipawns (the logistic scale of `cp_from_probability`, evaluations within ±9000).
+    /// Centipawns (the logistic scale of `eval::cp_from_probability`, evaluations within
+    /// ±`eval::EVAL_LIMIT`).
     /// Repetition verdicts, which decide the game without mate, show as ±(20000 − plies).
     Cp(i32),
     /// Plies to mate; negative when the side to move is being mated.
@@ -149,31 +152,6 @@ pub enum MateResult {
     NoMate,
     /// Stopped or out of time before a proof either way.
     Timeout,
-}
-
-/// Position evaluation for the search.
-pub trait Evaluator: Send + Sync {
-    /// Win probability of the side to move, in (0, 1).
-    fn win_probability(&self, pos: &Position) -> f32;
-
-    /// The same as a centipawn score for the search (`cp_from_probability` of it). An
-    /// evaluator that computes a logit can override this to skip the round trip.
-    fn evaluate_cp(&self, pos: &Position) -> i32 {
-        cp_from_probability(self.win_probability(pos))
-    }
-}
-
-/// Centipawns per unit of logit: cp = 600 · ln(p / (1 − p)).
-pub const PROBABILITY_SCALE: f32 = 600.0;
-
-/// Centipawn score of a win probability, clamped to ±9000 (well below decided scores).
-pub fn cp_from_probability(p: f32) -> i32 {
-    if p.is_nan() {
-        return 0;
-    }
-    let p = p.clamp(1e-7, 1.0 - 1e-7);
-    let cp = PROBABILITY_SCALE * (p / (1.0 - p)).ln();
-    (cp.round() as i32).clamp(-score::EVAL_LIMIT, score::EVAL_LIMIT)
 }
 
 /// The engine's searcher: options, transposition table, evaluator and per-thread memory.

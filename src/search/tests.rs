@@ -4,6 +4,7 @@
 
 use super::score::RULE_WIN;
 use super::*;
+use crate::eval::Evaluator;
 use crate::shogi::game::{Game, GameStatus, HistoryEntry};
 use crate::shogi::{Color, Piece, PieceKind, Square};
 use rand::rngs::StdRng;
@@ -632,17 +633,6 @@ fn wild_evaluators_cannot_fake_decided_scores() {
     );
 }
 
-#[test]
-fn cp_from_probability_is_logistic_and_clamped() {
-    assert_eq!(cp_from_probability(0.5), 0);
-    let p = 1.0 / (1.0 + (-1.0f32).exp());
-    assert_eq!(cp_from_probability(p), 600);
-    assert_eq!(cp_from_probability(1.0 - p), -600);
-    assert_eq!(cp_from_probability(1.0), 9000);
-    assert_eq!(cp_from_probability(0.0), -9000);
-    assert_eq!(cp_from_probability(f32::NAN), 0);
-}
-
 // ---- test-data generation (run by hand) --------------------------------------------------------
 
 /// Prints positions with forced mates of exact length 1, 3 and 5 found in random games.
@@ -814,4 +804,75 @@ fn feature_match() {
             -400.0 * (1.0 / score.clamp(0.001, 0.999) - 1.0).log10()
         );
     }
+}
+
+// ---- evaluator path state ------------------------------------------------------------------
+
+/// An evaluator whose per-thread state follows the search path through the hooks alone: it
+/// replays every move on its own copy of the position and checks it against the search's.
+struct Follower;
+
+struct FollowerState {
+    pos: Position,
+    undo: Vec<(Move, crate::shogi::Undo)>,
+    calls: std::sync::Arc<std::sync::atomic::AtomicU64>,
+}
+
+impl crate::eval::PathState for FollowerState {
+    fn on_make(&mut self, pos: &Position, mv: Move) {
+        let undo = self.pos.make_move(mv);
+        self.undo.push((mv, undo));
+        assert_eq!(self.pos.key(), pos.key());
+    }
+
+    fn on_unmake(&mut self, pos: &Position, mv: Move) {
+        let (made, undo) = self.undo.pop().expect("unmake follows a make");
+        assert_eq!(made, mv);
+        self.pos.unmake_move(mv, undo);
+        assert_eq!(self.pos.key(), pos.key());
+    }
+
+    fn on_null_move(&mut self, pos: &Position, null: bool) {
+        if null {
+            self.pos.make_null_move();
+        } else {
+            self.pos.unmake_null_move();
+        }
+        assert_eq!(self.pos.key(), pos.key());
+    }
+
+    fn evaluate_cp(&mut self, pos: &Position) -> i32 {
+        assert_eq!(self.pos.key(), pos.key());
+        self.calls.fetch_add(1, Relaxed);
+        crate::eval::MaterialEvaluator.evaluate_cp(&self.pos)
+    }
+}
+
+static FOLLOWER_CALLS: std::sync::OnceLock<std::sync::Arc<std::sync::atomic::AtomicU64>> =
+    std::sync::OnceLock::new();
+
+impl Evaluator for Follower {
+    fn win_probability(&self, pos: &Position) -> f32 {
+        crate::eval::MaterialEvaluator.win_probability(pos)
+    }
+
+    fn path_state(&self, root: &Position) -> Option<Box<dyn crate::eval::PathState + '_>> {
+        Some(Box::new(FollowerState {
+            pos: root.clone(),
+            undo: Vec::new(),
+            calls: FOLLOWER_CALLS.get_or_init(Default::default).clone(),
+        }))
+    }
+}
+
+#[test]
+fn evaluator_path_state_follows_the_search_and_changes_nothing() {
+    let pos = Position::from_sfen("rbs2/3kp/5/PK3/2SBR b Gg 9").unwrap();
+    let mut plain = searcher();
+    let (a, _) = search(&mut plain, &pos, 6);
+    let mut following = searcher();
+    following.set_evaluator(std::sync::Arc::new(Follower));
+    let (b, _) = search(&mut following, &pos, 6);
+    assert_eq!((a.best, a.score, a.nodes), (b.best, b.score, b.nodes));
+    assert!(FOLLOWER_CALLS.get().unwrap().load(Relaxed) > 0);
 }

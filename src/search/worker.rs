@@ -13,12 +13,11 @@ use super::ordering::{is_quiet, pick_next, score_moves, score_tactical, see_ge, 
 use super::score::*;
 use super::time::{TimeKeeper, budget};
 use super::tt::{Bound, TranspositionTable};
-use super::{
-    Evaluator, Limits, SearchControl, SearchFeatures, SearchInfo, SearchOptions, SearchResult,
-};
+use super::{Limits, SearchControl, SearchFeatures, SearchInfo, SearchOptions, SearchResult};
+use crate::eval::{Evaluator, PathState};
 use crate::shogi::game::HistoryEntry;
 use crate::shogi::repetition::{self, Projection};
-use crate::shogi::{GenKind, Move, MoveList, Position};
+use crate::shogi::{GenKind, Move, MoveList, Position, Undo};
 
 /// Search threads recurse up to MAX_PLY deep with move lists on the stack.
 const THREAD_STACK: usize = 32 << 20;
@@ -162,6 +161,8 @@ struct Worker<'a> {
     id: usize,
     shared: &'a Shared<'a>,
     evaluator: &'a dyn Evaluator,
+    /// The evaluator's state along this thread's path, if it keeps one.
+    eval_state: Option<Box<dyn PathState + 'a>>,
     heur: &'a mut Heuristics,
     time: Option<TimeKeeper>,
     info_tx: Option<Sender<SearchInfo>>,
@@ -224,6 +225,7 @@ impl<'a> Worker<'a> {
             id,
             shared,
             evaluator,
+            eval_state: evaluator.path_state(shared.root),
             heur,
             time,
             info_tx,
@@ -452,11 +454,47 @@ impl<'a> Worker<'a> {
     // ---- evaluation and rules ---------------------------------------------------------------
 
     #[inline(always)]
-    fn evaluate(&self) -> i32 {
+    fn evaluate(&mut self) -> i32 {
+        let cp = match &mut self.eval_state {
+            Some(state) => state.evaluate_cp(&self.pos),
+            None => self.evaluator.evaluate_cp(&self.pos),
+        };
         // Whatever the evaluator returns, keep it below decided scores.
-        self.evaluator
-            .evaluate_cp(&self.pos)
-            .clamp(-EVAL_LIMIT, EVAL_LIMIT)
+        cp.clamp(-EVAL_LIMIT, EVAL_LIMIT)
+    }
+
+    /// Makes `mv` on the search position and tells the evaluator's path state, if any.
+    #[inline(always)]
+    fn make_move(&mut self, mv: Move) -> Undo {
+        let undo = self.pos.make_move(mv);
+        if let Some(state) = &mut self.eval_state {
+            state.on_make(&self.pos, mv);
+        }
+        undo
+    }
+
+    #[inline(always)]
+    fn unmake_move(&mut self, mv: Move, undo: Undo) {
+        self.pos.unmake_move(mv, undo);
+        if let Some(state) = &mut self.eval_state {
+            state.on_unmake(&self.pos, mv);
+        }
+    }
+
+    #[inline(always)]
+    fn make_null_move(&mut self) {
+        self.pos.make_null_move();
+        if let Some(state) = &mut self.eval_state {
+            state.on_null_move(&self.pos, true);
+        }
+    }
+
+    #[inline(always)]
+    fn unmake_null_move(&mut self) {
+        self.pos.unmake_null_move();
+        if let Some(state) = &mut self.eval_state {
+            state.on_null_move(&self.pos, false);
+        }
     }
 
     /// Whether the game's ply limit is reached at `ply`.
@@ -530,7 +568,7 @@ impl<'a> Worker<'a> {
             let quiet = is_quiet(&self.pos, mv);
             self.current_move[0] = mv;
             self.seldepth = self.seldepth.max(1);
-            let undo = self.pos.make_move(mv);
+            let undo = self.make_move(mv);
             let gives_check = self.pos.in_check();
             let new_depth =
                 depth - 1 + i32::from(gives_check && self.shared.features.check_extension);
@@ -553,7 +591,7 @@ impl<'a> Worker<'a> {
                     score = -self.search::<true>(-beta, -alpha, new_depth, 1, false);
                 }
             }
-            self.pos.unmake_move(mv, undo);
+            self.unmake_move(mv, undo);
             if self.stopped {
                 break;
             }
@@ -715,9 +753,9 @@ impl<'a> Worker<'a> {
             self.current_move[ply] = Move::NULL;
             let saved_floor = self.scan_floor;
             self.scan_floor = self.root_index + ply + 1;
-            self.pos.make_null_move();
+            self.make_null_move();
             let score = -self.search::<false>(-beta, -beta + 1, depth - r, ply + 1, !cut_node);
-            self.pos.unmake_null_move();
+            self.unmake_null_move();
             self.scan_floor = saved_floor;
             if self.stopped {
                 return 0;
@@ -798,7 +836,7 @@ impl<'a> Worker<'a> {
             );
             let new_depth = depth - 1 + extension;
             self.current_move[ply] = mv;
-            let undo = self.pos.make_move(mv);
+            let undo = self.make_move(mv);
             tt.prefetch(self.pos.key());
 
             let mut score;
@@ -829,7 +867,7 @@ impl<'a> Worker<'a> {
             if PV && (move_count == 1 || score > alpha) {
                 score = -self.search::<true>(-beta, -alpha, new_depth, ply + 1, false);
             }
-            self.pos.unmake_move(mv, undo);
+            self.unmake_move(mv, undo);
             if self.stopped {
                 return 0;
             }
@@ -960,9 +998,9 @@ impl<'a> Worker<'a> {
                 }
             }
             self.current_move[ply] = mv;
-            let undo = self.pos.make_move(mv);
+            let undo = self.make_move(mv);
             let score = -self.qsearch::<PV>(-beta, -alpha, ply + 1);
-            self.pos.unmake_move(mv, undo);
+            self.unmake_move(mv, undo);
             if self.stopped {
                 return 0;
             }
