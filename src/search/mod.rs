@@ -122,8 +122,10 @@ pub struct SearchOptions {
     pub hash_mb: usize,
     pub threads: usize,
     pub multipv: usize,
-    /// Draw once the game has this many moves (counted from the game's start); `None` or
-    /// `Some(0)` = no limit.
+    /// Not read by the search: the ply limit is a rule of the game, owned by `Game`
+    /// (`Game::set_max_plies`), and `Searcher::search` takes it from there. Kept only because
+    /// `protocol/usi.rs` and `protocol/course.rs` still set it (always to the game's value);
+    /// remove at merge.
     pub max_plies: Option<u32>,
     /// Time kept back per move for communication delays.
     pub move_overhead: Duration,
@@ -204,8 +206,7 @@ impl Searcher {
     }
 
     /// Searches `game.position()`. The game's history decides repetitions by the rules, and
-    /// its length is the ply count for the draw limit (`max_plies`, or the game's own limit
-    /// when the option is unset).
+    /// its length is the ply count for the game's draw limit (`Game::max_plies`).
     ///
     /// `best` is `None` only when there is no legal move; every move returned is legal.
     /// While `limits.infinite` or `control.ponder` is set, returns only after `stop` (or, for
@@ -217,7 +218,7 @@ impl Searcher {
         control: &SearchControl,
         on_info: &mut dyn FnMut(&SearchInfo),
     ) -> SearchResult {
-        let max_plies = self.opts.max_plies.or(game.max_plies());
+        let max_plies = game.max_plies();
         self.search_inner(
             game.position(),
             game.history(),
@@ -229,20 +230,21 @@ impl Searcher {
     }
 
     /// Searches `pos` after the game positions `history` (oldest first, one entry per
-    /// position; an entry for `pos` itself at the end is ignored).
+    /// position; an entry for `pos` itself at the end is ignored), with the game's ply limit
+    /// `max_plies` (counted from the first history entry; `None` or `Some(0)` = no limit).
     pub fn search_with_history(
         &mut self,
         pos: &Position,
         history: &[HistoryEntry],
+        max_plies: Option<u32>,
         limits: &Limits,
         control: &SearchControl,
         on_info: &mut dyn FnMut(&SearchInfo),
     ) -> SearchResult {
-        let max_plies = self.opts.max_plies;
         self.search_inner(pos, history, max_plies, limits, control, on_info)
     }
 
-    /// Searches `pos` as a fresh game (no history).
+    /// Searches `pos` as a fresh game (no history, no ply limit).
     pub fn search_position(
         &mut self,
         pos: &Position,
@@ -250,7 +252,7 @@ impl Searcher {
         control: &SearchControl,
         on_info: &mut dyn FnMut(&SearchInfo),
     ) -> SearchResult {
-        self.search_with_history(pos, &[], limits, control, on_info)
+        self.search_with_history(pos, &[], None, limits, control, on_info)
     }
 
     fn search_inner(
@@ -297,7 +299,7 @@ impl Searcher {
         worker::run(
             &self.tt,
             &self.opts,
-            self.opts.max_plies,
+            None,
             &self.evaluator,
             &mut self.thread_memory,
             pos,

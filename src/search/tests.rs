@@ -267,6 +267,7 @@ fn repetition_wins_for_gote() {
         let result = s.search_with_history(
             &pos,
             &history,
+            None,
             &depth_limit(depth),
             &SearchControl::default(),
             &mut |_| {},
@@ -308,6 +309,7 @@ fn sente_avoids_repetition() {
     let result = s.search_with_history(
         &pos,
         &history,
+        None,
         &depth_limit(3),
         &SearchControl::default(),
         &mut |i| infos.push(i.clone()),
@@ -330,6 +332,7 @@ fn root_move_scores(pos: &Position, history: &[HistoryEntry], depth: u32) -> Vec
     s.search_with_history(
         pos,
         history,
+        None,
         &depth_limit(depth),
         &SearchControl::default(),
         &mut |i| infos.push(i.clone()),
@@ -398,23 +401,25 @@ fn perpetual_check_loses_for_the_checker() {
 #[test]
 fn ply_limit_scores_a_draw() {
     let mut s = searcher();
-    s.options_mut().max_plies = Some(1);
-    let (r, _) = search(&mut s, &Position::startpos(), 4);
+    let control = SearchControl::default();
+    let mut game = Game::startpos();
+    game.set_max_plies(Some(1));
+    let r = s.search(&game, &depth_limit(4), &control, &mut |_| {});
     assert_eq!(r.score, Score::Cp(0));
     assert!(r.best.is_some());
     // With a history, the game's ply count is the number of earlier positions.
     let (pos, history) = replay(&Position::startpos(), "5e4d 1a2b");
-    s.options_mut().max_plies = Some(3);
     let r = s.search_with_history(
         &pos,
         &history,
+        Some(3),
         &depth_limit(5),
-        &SearchControl::default(),
+        &control,
         &mut |_| {},
     );
     assert_eq!(r.score, Score::Cp(0));
-    s.options_mut().max_plies = Some(0);
-    let (r, _) = search(&mut s, &Position::startpos(), 3);
+    game.set_max_plies(Some(0));
+    let r = s.search(&game, &depth_limit(3), &control, &mut |_| {});
     assert_ne!(r.depth, 0);
 }
 
