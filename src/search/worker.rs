@@ -12,7 +12,7 @@ use super::heuristics::{Heuristics, history_bonus};
 use super::ordering::{is_quiet, pick_next, score_moves, score_tactical, see_ge, tactical_gain};
 use super::score::*;
 use super::time::{TimeKeeper, budget};
-use super::tt::{Bound, TranspositionTable};
+use super::tt::{Bound, TranspositionTable, TtEntry};
 use super::{Limits, SearchControl, SearchFeatures, SearchInfo, SearchOptions, SearchResult};
 use crate::eval::{Evaluator, PathState};
 use crate::shogi::game::HistoryEntry;
@@ -623,18 +623,19 @@ impl<'a> Worker<'a> {
         }
         self.leave_path(key);
         if !self.stopped && self.pv_index == 0 {
-            let bound = if best >= beta {
-                Bound::Lower
-            } else if best > original_alpha {
-                Bound::Exact
-            } else {
-                Bound::Upper
-            };
-            let eval = if in_check { 0 } else { self.evaluate() };
-            let bound = tt_bound(best, bound);
-            self.shared
-                .tt
-                .store(key, best_move, to_tt(best, 0), eval, depth, bound);
+            let eval = (!in_check).then(|| self.evaluate());
+            let tt = self.shared.tt;
+            store_result(
+                tt,
+                key,
+                0,
+                depth,
+                best_move,
+                best,
+                (original_alpha, beta),
+                true,
+                eval,
+            );
         }
         best
     }
@@ -709,19 +710,11 @@ impl<'a> Worker<'a> {
         let features = self.shared.features;
         let tt_hit = tt.probe(key);
         let tt_move = tt_hit.map_or(Move::NULL, |e| e.mv);
-        if let Some(e) = tt_hit {
-            let score = from_tt(e.score, ply);
-            if !PV
-                && e.depth >= depth
-                && match e.bound {
-                    Bound::Exact => true,
-                    Bound::Lower => score >= beta,
-                    Bound::Upper => score <= alpha,
-                    Bound::None => false,
-                }
-            {
-                return score;
-            }
+        if let Some(e) = tt_hit
+            && !PV
+            && let Some(score) = tt_cutoff(&e, depth, ply, alpha, beta)
+        {
+            return score;
         }
 
         let eval = if in_check {
@@ -903,23 +896,9 @@ impl<'a> Worker<'a> {
             }
             self.heur.record_cutoff(side, ply, best_move, previous);
         }
-        let bound = if best_score >= beta {
-            Bound::Lower
-        } else if PV && best_score > original_alpha {
-            Bound::Exact
-        } else {
-            Bound::Upper
-        };
-        let stored_eval = if in_check { 0 } else { eval };
-        let bound = tt_bound(best_score, bound);
-        tt.store(
-            key,
-            best_move,
-            to_tt(best_score, ply),
-            stored_eval,
-            depth,
-            bound,
-        );
+        let eval = (!in_check).then_some(eval);
+        let window = (original_alpha, beta);
+        store_result(tt, key, ply, depth, best_move, best_score, window, PV, eval);
         best_score
     }
 
@@ -948,18 +927,12 @@ impl<'a> Worker<'a> {
         let key = self.pos.key();
         let tt_hit = tt.probe(key);
         let tt_move = tt_hit.map_or(Move::NULL, |e| e.mv);
-        if let Some(e) = tt_hit {
-            let score = from_tt(e.score, ply);
-            if !PV
-                && match e.bound {
-                    Bound::Exact => true,
-                    Bound::Lower => score >= beta,
-                    Bound::Upper => score <= alpha,
-                    Bound::None => false,
-                }
-            {
-                return score;
-            }
+        // Any stored depth will do for quiescence.
+        if let Some(e) = tt_hit
+            && !PV
+            && let Some(score) = tt_cutoff(&e, i32::MIN, ply, alpha, beta)
+        {
+            return score;
         }
         let stand_pat = if in_check {
             -INFINITE
@@ -1018,25 +991,60 @@ impl<'a> Worker<'a> {
                 }
             }
         }
-        let bound = if best_score >= beta {
-            Bound::Lower
-        } else if PV && best_score > original_alpha {
-            Bound::Exact
-        } else {
-            Bound::Upper
-        };
-        let stored_eval = if in_check { 0 } else { stand_pat };
-        let bound = tt_bound(best_score, bound);
-        tt.store(
-            key,
-            best_move,
-            to_tt(best_score, ply),
-            stored_eval,
-            0,
-            bound,
-        );
+        let eval = (!in_check).then_some(stand_pat);
+        let window = (original_alpha, beta);
+        store_result(tt, key, ply, 0, best_move, best_score, window, PV, eval);
         best_score
     }
+}
+
+/// The table's score for a node at `ply` searched with `(alpha, beta)` to `depth`, if the
+/// entry settles it: deep enough, and an exact score or a bound on the right side.
+#[inline(always)]
+fn tt_cutoff(e: &TtEntry, depth: i32, ply: usize, alpha: i32, beta: i32) -> Option<i32> {
+    let score = from_tt(e.score, ply);
+    let settles = e.depth >= depth
+        && match e.bound {
+            Bound::Exact => true,
+            Bound::Lower => score >= beta,
+            Bound::Upper => score <= alpha,
+            Bound::None => false,
+        };
+    settles.then_some(score)
+}
+
+/// Tables a node's result `best` (with `best_move`, possibly NULL): a lower bound if it reached
+/// beta of the `(alpha, beta)` window the node was searched with, exact if it rose above alpha
+/// at a PV node, an upper bound otherwise; the static evaluation, if any (none in check).
+#[allow(clippy::too_many_arguments)]
+#[inline(always)]
+fn store_result(
+    tt: &TranspositionTable,
+    key: u64,
+    ply: usize,
+    depth: i32,
+    best_move: Move,
+    best: i32,
+    (alpha, beta): (i32, i32),
+    pv: bool,
+    eval: Option<i32>,
+) {
+    let bound = if best >= beta {
+        Bound::Lower
+    } else if pv && best > alpha {
+        Bound::Exact
+    } else {
+        Bound::Upper
+    };
+    let bound = tt_bound(best, bound);
+    tt.store(
+        key,
+        best_move,
+        to_tt(best, ply),
+        eval.unwrap_or(0),
+        depth,
+        bound,
+    );
 }
 
 /// How a result may be tabled: repetition verdicts depend on the path that reached the node
