@@ -6,6 +6,7 @@ pub mod bench;
 mod heuristics;
 mod mate;
 mod ordering;
+pub mod params;
 pub mod score;
 pub mod time;
 pub mod tt;
@@ -25,6 +26,7 @@ use crate::shogi::{Move, Position};
 /// trait by its old path; the owner is [`crate::eval::Evaluator`]. Remove at merge.
 pub use crate::eval::Evaluator;
 use crate::eval::MaterialEvaluator;
+pub use params::{ParamError, ParamSpec, SearchParams};
 pub use tt::TranspositionTable;
 
 /// Clock state of the side to move (USI `btime`/`wtime`, `binc`/`winc`, `byoyomi`).
@@ -130,6 +132,8 @@ pub struct SearchOptions {
     /// Time kept back per move for communication delays.
     pub move_overhead: Duration,
     pub features: SearchFeatures,
+    /// Margins, reductions and ordering weights (defaults: `SearchParams::DEFAULT`).
+    pub params: SearchParams,
 }
 
 impl Default for SearchOptions {
@@ -141,6 +145,7 @@ impl Default for SearchOptions {
             max_plies: None,
             move_overhead: Duration::from_millis(50),
             features: SearchFeatures::default(),
+            params: SearchParams::DEFAULT,
         }
     }
 }

@@ -8,8 +8,9 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 use std::sync::mpsc::{Sender, channel};
 use std::time::{Duration, Instant};
 
-use super::heuristics::{Heuristics, history_bonus};
+use super::heuristics::Heuristics;
 use super::ordering::{is_quiet, pick_next, score_moves, score_tactical, see_ge, tactical_gain};
+use super::params::SearchParams;
 use super::score::*;
 use super::time::{TimeKeeper, budget};
 use super::tt::{Bound, TranspositionTable, TtEntry};
@@ -42,6 +43,7 @@ struct Shared<'a> {
     control: &'a SearchControl,
     limits: &'a Limits,
     features: SearchFeatures,
+    params: SearchParams,
     multipv: usize,
     max_plies: Option<u32>,
     /// Stops the helpers when the main thread is done.
@@ -90,6 +92,7 @@ pub fn run(
         control,
         limits,
         features: opts.features,
+        params: opts.params,
         multipv: opts.multipv.max(1),
         max_plies: max_plies.filter(|&n| n > 0),
         abort: AtomicBool::new(false),
@@ -214,10 +217,11 @@ impl<'a> Worker<'a> {
         let root_index = keys.len();
         keys.resize(root_index + MAX_PLY + 2, 0);
         checks.resize(root_index + MAX_PLY + 2, false);
+        let lmr_divisor = shared.params.lmr_divisor();
         let mut lmr = Box::new([[0u8; 64]; 64]);
         for (d, row) in lmr.iter_mut().enumerate().skip(1) {
             for (m, r) in row.iter_mut().enumerate().skip(1) {
-                *r = ((d as f64).ln() * (m as f64).ln() / 2.5) as u8;
+                *r = ((d as f64).ln() * (m as f64).ln() / lmr_divisor) as u8;
             }
         }
         let single_thread = shared.nodes.len() == 1;
@@ -367,9 +371,10 @@ impl<'a> Worker<'a> {
     }
 
     fn aspiration(&mut self, depth: i32) {
+        let p: &SearchParams = &self.shared.params;
         let previous = self.root_moves[self.pv_index].previous_score;
-        let mut delta = 25;
-        let (mut alpha, mut beta) = if depth >= 4 && !is_decided(previous) {
+        let mut delta = p.aspiration_delta;
+        let (mut alpha, mut beta) = if depth >= p.aspiration_min_depth && !is_decided(previous) {
             (
                 (previous - delta).max(-INFINITE),
                 (previous + delta).min(INFINITE),
@@ -392,7 +397,7 @@ impl<'a> Worker<'a> {
                 return;
             }
             delta += delta / 2;
-            if delta > 800 {
+            if delta > p.aspiration_max_delta {
                 alpha = -INFINITE;
                 beta = INFINITE;
             }
@@ -577,8 +582,8 @@ impl<'a> Worker<'a> {
                 score = -self.search::<true>(-beta, -alpha, new_depth, 1, false);
             } else {
                 let reduce = self.shared.features.lmr
-                    && depth >= 3
-                    && i >= self.pv_index + 4
+                    && depth >= self.shared.params.lmr_min_depth
+                    && i >= self.pv_index + self.shared.params.root_lmr_index as usize
                     && quiet
                     && !gives_check
                     && !in_check;
@@ -708,6 +713,8 @@ impl<'a> Worker<'a> {
     ) -> i32 {
         let tt = self.shared.tt;
         let features = self.shared.features;
+        let shared = self.shared;
+        let p: &SearchParams = &shared.params;
         let tt_hit = tt.probe(key);
         let tt_move = tt_hit.map_or(Move::NULL, |e| e.mv);
         if let Some(e) = tt_hit
@@ -727,8 +734,8 @@ impl<'a> Worker<'a> {
 
         if !PV && !in_check && features.shallow_pruning {
             // Reverse futility: far above beta at low depth, assume a cut-off.
-            let margin = 120 * depth - if improving { 60 } else { 0 };
-            if depth <= 6 && eval - margin >= beta && !is_decided(beta) {
+            let margin = p.rfp_margin * depth - if improving { p.rfp_improving } else { 0 };
+            if depth <= p.rfp_max_depth && eval - margin >= beta && !is_decided(beta) {
                 return eval;
             }
         }
@@ -736,13 +743,15 @@ impl<'a> Worker<'a> {
         if !PV
             && !in_check
             && features.null_move
-            && depth >= 3
+            && depth >= p.nmp_min_depth
             && eval >= beta
             && !is_decided(beta)
             && ply >= 1
             && !self.current_move[ply - 1].is_null()
         {
-            let r = 3 + depth / 4 + ((eval - beta) / 200).min(3);
+            let r = p.nmp_base
+                + depth / p.nmp_depth_divisor
+                + ((eval - beta) / p.nmp_eval_divisor).min(p.nmp_eval_max);
             self.current_move[ply] = Move::NULL;
             let saved_floor = self.scan_floor;
             self.scan_floor = self.root_index + ply + 1;
@@ -759,7 +768,7 @@ impl<'a> Worker<'a> {
         }
 
         // Without a TT move, a PV node searches a little shallower to find one cheaply.
-        if PV && tt_move.is_null() && depth >= 6 {
+        if PV && tt_move.is_null() && depth >= p.iid_min_depth {
             depth -= 1;
         }
 
@@ -786,6 +795,7 @@ impl<'a> Worker<'a> {
             killers,
             counter,
             self.heur,
+            p,
         );
 
         let original_alpha = alpha;
@@ -794,7 +804,7 @@ impl<'a> Worker<'a> {
         let mut move_count = 0usize;
         let mut quiets_tried = [Move::NULL; 64];
         let mut quiet_count = 0usize;
-        let lmp_limit = (3 + depth * depth) as usize / if improving { 1 } else { 2 };
+        let lmp_limit = (p.lmp_base + depth * depth) as usize / if improving { 1 } else { 2 };
         let mut next = 0;
         while let Some(mv) = pick_next(&mut list, &mut scores, next) {
             let order_score = scores[next];
@@ -810,13 +820,17 @@ impl<'a> Worker<'a> {
                 && best_score > -RULE_WIN_IN_MAX_PLY
             {
                 if quiet {
-                    if depth <= 8 && move_count > lmp_limit {
+                    if depth <= p.lmp_max_depth && move_count > lmp_limit {
                         continue;
                     }
-                    if depth <= 6 && eval + 150 + 120 * depth <= alpha {
+                    if depth <= p.futility_max_depth
+                        && eval + p.futility_base + p.futility_margin * depth <= alpha
+                    {
                         continue;
                     }
-                } else if depth <= 6 && !see_ge(&self.pos, mv, -120 * depth) {
+                } else if depth <= p.see_prune_max_depth
+                    && !see_ge(&self.pos, mv, -p.see_prune_margin * depth)
+                {
                     continue;
                 }
             }
@@ -824,7 +838,7 @@ impl<'a> Worker<'a> {
             let extension = i32::from(
                 gives_check
                     && features.check_extension
-                    && (ply as i32) < 2 * self.root_depth
+                    && (ply as i32) < p.check_ext_ply_factor * self.root_depth
                     && see_ge(&self.pos, mv, 0),
             );
             let new_depth = depth - 1 + extension;
@@ -835,7 +849,7 @@ impl<'a> Worker<'a> {
             let mut score;
             let full_depth_null_window;
             if features.lmr
-                && depth >= 3
+                && depth >= p.lmr_min_depth
                 && move_count > 1 + usize::from(PV)
                 && quiet
                 && !gives_check
@@ -846,7 +860,8 @@ impl<'a> Worker<'a> {
                 if order_score >= super::ordering::KILLER_FLOOR {
                     r -= 1;
                 }
-                r -= order_score.clamp(-8192, 8192) / 8192;
+                r -= order_score.clamp(-p.lmr_history_divisor, p.lmr_history_divisor)
+                    / p.lmr_history_divisor;
                 let d = (new_depth - r.max(0)).clamp(1, new_depth.max(1));
                 score = -self.search::<false>(-alpha - 1, -alpha, d, ply + 1, true);
                 full_depth_null_window = score > alpha && d < new_depth;
@@ -889,7 +904,7 @@ impl<'a> Worker<'a> {
             return alpha;
         }
         if best_score >= beta && is_quiet(&self.pos, best_move) {
-            let bonus = history_bonus(depth);
+            let bonus = p.history_bonus(depth);
             self.heur.update_history(side, best_move, bonus);
             for &q in &quiets_tried[..quiet_count] {
                 self.heur.update_history(side, q, -bonus);
@@ -957,13 +972,22 @@ impl<'a> Worker<'a> {
             return mated_in(ply);
         }
         let mut scores = [0i32; 256];
-        score_tactical(&self.pos, &list, &mut scores, tt_move, self.heur);
+        score_tactical(
+            &self.pos,
+            &list,
+            &mut scores,
+            tt_move,
+            self.heur,
+            &self.shared.params,
+        );
         let mut next = 0;
         while let Some(mv) = pick_next(&mut list, &mut scores, next) {
             next += 1;
             if !in_check {
                 // Delta pruning, then skip exchanges that lose material.
-                if stand_pat + tactical_gain(&self.pos, mv) + 200 <= alpha {
+                if stand_pat + tactical_gain(&self.pos, mv) + self.shared.params.qs_delta_margin
+                    <= alpha
+                {
                     continue;
                 }
                 if !see_ge(&self.pos, mv, 0) {
