@@ -134,7 +134,7 @@ impl NetworkEvaluator {
         &self.fast
     }
 
-    /// Where the weights came from: a path, `embedded` or `random-init`.
+    /// Where the weights came from: a path or `embedded` (or what the creator named).
     pub fn source(&self) -> &str {
         &self.source
     }
