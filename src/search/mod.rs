@@ -224,7 +224,7 @@ impl Searcher {
         on_info: &mut dyn FnMut(&SearchInfo),
     ) -> SearchResult {
         let max_plies = game.max_plies();
-        self.search_inner(
+        self.search_with_history(
             game.position(),
             game.history(),
             max_plies,
@@ -238,29 +238,6 @@ impl Searcher {
     /// position; an entry for `pos` itself at the end is ignored), with the game's ply limit
     /// `max_plies` (counted from the first history entry; `None` or `Some(0)` = no limit).
     pub fn search_with_history(
-        &mut self,
-        pos: &Position,
-        history: &[HistoryEntry],
-        max_plies: Option<u32>,
-        limits: &Limits,
-        control: &SearchControl,
-        on_info: &mut dyn FnMut(&SearchInfo),
-    ) -> SearchResult {
-        self.search_inner(pos, history, max_plies, limits, control, on_info)
-    }
-
-    /// Searches `pos` as a fresh game (no history, no ply limit).
-    pub fn search_position(
-        &mut self,
-        pos: &Position,
-        limits: &Limits,
-        control: &SearchControl,
-        on_info: &mut dyn FnMut(&SearchInfo),
-    ) -> SearchResult {
-        self.search_with_history(pos, &[], None, limits, control, on_info)
-    }
-
-    fn search_inner(
         &mut self,
         pos: &Position,
         history: &[HistoryEntry],
@@ -291,6 +268,17 @@ impl Searcher {
         );
         wait_for_release(limits, control);
         result
+    }
+
+    /// Searches `pos` as a fresh game (no history, no ply limit).
+    pub fn search_position(
+        &mut self,
+        pos: &Position,
+        limits: &Limits,
+        control: &SearchControl,
+        on_info: &mut dyn FnMut(&SearchInfo),
+    ) -> SearchResult {
+        self.search_with_history(pos, &[], None, limits, control, on_info)
     }
 
     /// A search that also returns each thread's node count.
