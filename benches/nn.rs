@@ -4,12 +4,10 @@
 
 use criterion::{BenchmarkId, Criterion, Throughput, black_box};
 use engine::nn::{
-    Activation, DEFAULT_SIZES, Dataset, FastNet, Features, NUM_FEATURES, Network, TrainConfig,
-    Trainer,
+    Activation, DEFAULT_SIZES, FastNet, Features, NUM_FEATURES, Network, TrainConfig, Trainer,
 };
-use engine::shogi::Position;
 use engine::tools::random_positions;
-use engine::train::matedata::{self, MateGenConfig};
+use engine::train::generate_mate_dataset as mate_dataset;
 
 const SHAPES: [&[usize]; 5] = [
     &[NUM_FEATURES, 32, 32, 1],
@@ -118,21 +116,6 @@ fn epoch_throughput() {
             );
         }
     }
-}
-
-/// The seed's mate / pre-mate pretraining positions (`train::matedata`) as a feature dataset.
-fn mate_dataset(n: usize, seed: u64) -> Dataset {
-    let samples = matedata::generate(&MateGenConfig { positions: n, seed }, |_, _| {});
-    let positions: Vec<(Position, f32)> = samples
-        .iter()
-        .map(|s| {
-            (
-                s.position.unpack().expect("generated positions are valid"),
-                s.target,
-            )
-        })
-        .collect();
-    Dataset::from_positions(positions.iter().map(|(p, t)| (p, *t)))
 }
 
 fn main() {

@@ -7,12 +7,11 @@
 
 use engine::nn::train::evaluate;
 use engine::nn::{
-    Activation, Dataset, FastNet, NUM_FEATURES, Network, Optimizer, TrainConfig, Trainer,
-    save_to_path,
+    Activation, FastNet, NUM_FEATURES, Network, Optimizer, TrainConfig, Trainer, save_to_path,
 };
 use engine::shogi::Position;
 use engine::tools::random_positions;
-use engine::train::matedata::{self, MateGenConfig};
+use engine::train::generate_mate_dataset as mate_dataset;
 use std::hint::black_box;
 use std::time::Instant;
 
@@ -70,21 +69,6 @@ fn ns_per_eval(fast: &FastNet, positions: &[Position]) -> f64 {
             t.elapsed().as_nanos() as f64 / positions.len() as f64
         })
         .fold(f64::INFINITY, f64::min)
-}
-
-/// The seed's mate / pre-mate pretraining positions (`train::matedata`) as a feature dataset.
-fn mate_dataset(n: usize, seed: u64) -> Dataset {
-    let samples = matedata::generate(&MateGenConfig { positions: n, seed }, |_, _| {});
-    let positions: Vec<(Position, f32)> = samples
-        .iter()
-        .map(|s| {
-            (
-                s.position.unpack().expect("generated positions are valid"),
-                s.target,
-            )
-        })
-        .collect();
-    Dataset::from_positions(positions.iter().map(|(p, t)| (p, *t)))
 }
 
 fn main() {

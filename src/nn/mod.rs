@@ -22,6 +22,7 @@ pub use train::{
 };
 pub use weights::{WeightsError, load_from_path, save_to_path};
 
+use crate::eval::{CP_PER_LOGIT, cp_from_logit};
 use crate::shogi::Position;
 use std::fmt::Write as _;
 use std::ops::Range;
@@ -30,71 +31,34 @@ use std::path::Path;
 /// Default layer sizes; `docs/nn.md` records the speed/accuracy measurements behind them.
 pub const DEFAULT_SIZES: [usize; 4] = [NUM_FEATURES, 64, 32, 1];
 pub const DEFAULT_ACTIVATION: Activation = Activation::Relu;
-/// Seed of the random initialisation used while no trained weights are embedded.
+/// Seed of a random initialisation of [`DEFAULT_SIZES`] (tests and fresh training runs; the
+/// engine itself always plays with the embedded trained weights).
 pub const DEFAULT_INIT_SEED: u64 = 0x55_5555;
-
-/// Largest evaluation in centipawns; mate scores live outside this range.
-pub const EVAL_CP_LIMIT: i32 = 9_000;
-/// Scale of the logistic mapping: `cp = 600 · ln(p / (1 − p))`.
-pub const CP_PER_LOGIT: f32 = 600.0;
 
 /// Trained weights compiled into the binary: `weights/default.bin`, produced by the project's
 /// own `engine pretrain` + `engine selfplay` commands (recorded in `weights/README.md`).
-const EMBEDDED_WEIGHTS: Option<&[u8]> = Some(include_bytes!("../../weights/default.bin"));
+const EMBEDDED_WEIGHTS: &[u8] = include_bytes!("../../weights/default.bin");
 
-/// Centipawn score for USI from a win probability, clamped to ±[`EVAL_CP_LIMIT`].
-pub fn cp_from_prob(p: f32) -> i32 {
-    if p.is_nan() {
-        return 0;
-    }
-    let p = p.clamp(1e-7, 1.0 - 1e-7) as f64;
-    cp_from_logit((p / (1.0 - p)).ln() as f32)
-}
-
-/// Centipawn score from the network's output logit (`ln(p/(1−p))`), clamped. Cheaper and more
-/// precise than going through the probability.
-pub fn cp_from_logit(z: f32) -> i32 {
-    if z.is_nan() {
-        return 0;
-    }
-    let cp = (CP_PER_LOGIT * z).round();
-    cp.clamp(-(EVAL_CP_LIMIT as f32), EVAL_CP_LIMIT as f32) as i32
-}
-
-/// The network shipped with the engine: the embedded trained weights if there are any,
-/// otherwise a random initialisation of [`DEFAULT_SIZES`] with [`DEFAULT_INIT_SEED`]
-/// (deterministic, but untrained: it plays no better than chance).
+/// The network shipped with the engine: the embedded trained weights (checked by the tests, so
+/// a build with a bad `weights/default.bin` fails them rather than playing at random).
 pub fn default_network() -> Network {
-    if let Some(bytes) = EMBEDDED_WEIGHTS {
-        match weights::decode(bytes) {
-            Ok(net) => return net,
-            Err(e) => log::error!("embedded weights unusable ({e}); using random weights"),
-        }
-    } else {
-        log::warn!("no trained weights embedded; evaluating with random (untrained) weights");
-    }
-    Network::new(&DEFAULT_SIZES, DEFAULT_ACTIVATION, DEFAULT_INIT_SEED)
-        .expect("default sizes are valid")
-}
-
-/// True when [`default_network`] returns trained, embedded weights.
-pub fn has_embedded_weights() -> bool {
-    EMBEDDED_WEIGHTS.is_some()
+    weights::decode(EMBEDDED_WEIGHTS).expect("embedded weights/default.bin is a valid weights file")
 }
 
 /// The evaluator the engine plays with by default (USI, course play, bench): the embedded
-/// trained network, or material counting in a build that embeds no trained weights.
-pub fn engine_evaluator() -> std::sync::Arc<dyn crate::search::Evaluator> {
-    if has_embedded_weights() {
-        std::sync::Arc::new(Evaluator::with_default_network())
-    } else {
-        std::sync::Arc::new(crate::search::MaterialEvaluator)
-    }
+/// trained network.
+pub fn engine_evaluator() -> std::sync::Arc<dyn crate::eval::Evaluator> {
+    std::sync::Arc::new(NetworkEvaluator::with_default_network())
 }
 
-/// The search sees the network through its `Evaluator` trait; the cp score comes straight from
-/// the logit, skipping the round trip through the probability.
-impl crate::search::Evaluator for Evaluator {
+/// Temporary alias of the old name, for `protocol/usi/evaluator.rs` and `train/selfplay.rs`;
+/// remove at merge (the trait is `crate::eval::Evaluator`, the network's type
+/// [`NetworkEvaluator`]).
+pub use self::NetworkEvaluator as Evaluator;
+
+/// The search sees the network through the `eval::Evaluator` trait; the cp score comes straight
+/// from the logit, skipping the round trip through the probability.
+impl crate::eval::Evaluator for NetworkEvaluator {
     fn win_probability(&self, pos: &Position) -> f32 {
         self.fast.evaluate(pos)
     }
@@ -107,30 +71,26 @@ impl crate::search::Evaluator for Evaluator {
 /// The evaluator an engine holds: the network plus its fast form. Loading a file replaces both
 /// only when the whole file is valid, so a failed `EvalFile` keeps the current weights.
 #[derive(Clone, Debug)]
-pub struct Evaluator {
+pub struct NetworkEvaluator {
     net: Network,
     fast: FastNet,
     source: String,
 }
 
-impl Evaluator {
-    pub fn new(net: Network, source: impl Into<String>) -> Result<Evaluator, ShapeError> {
+impl NetworkEvaluator {
+    pub fn new(net: Network, source: impl Into<String>) -> Result<NetworkEvaluator, ShapeError> {
         let fast = FastNet::from_network(&net)?;
-        Ok(Evaluator {
+        Ok(NetworkEvaluator {
             net,
             fast,
             source: source.into(),
         })
     }
 
-    /// The default network (see [`default_network`]).
-    pub fn with_default_network() -> Evaluator {
-        let source = if has_embedded_weights() {
-            "embedded"
-        } else {
-            "random-init"
-        };
-        Evaluator::new(default_network(), source).expect("default network fits the fast path")
+    /// The default network (see [`default_network`]), source `embedded`.
+    pub fn with_default_network() -> NetworkEvaluator {
+        NetworkEvaluator::new(default_network(), "embedded")
+            .expect("default network fits the fast path")
     }
 
     /// Loads a weights file; on any error the current weights stay in place.
@@ -176,7 +136,7 @@ impl Evaluator {
         &self.fast
     }
 
-    /// Where the weights came from: a path, `embedded` or `random-init`.
+    /// Where the weights came from: a path or `embedded` (or what the creator named).
     pub fn source(&self) -> &str {
         &self.source
     }
@@ -247,26 +207,15 @@ mod tests {
     use crate::shogi::{Color, Piece, PieceKind, Square};
 
     #[test]
-    fn cp_mapping() {
-        assert_eq!(cp_from_prob(0.5), 0);
-        // 600 · ln(0.75 / 0.25) = 600 · ln 3 = 659.2
-        assert_eq!(cp_from_prob(0.75), 659);
-        assert_eq!(cp_from_prob(0.25), -659);
-        assert_eq!(cp_from_prob(1.0), EVAL_CP_LIMIT);
-        assert_eq!(cp_from_prob(0.0), -EVAL_CP_LIMIT);
-        assert_eq!(cp_from_prob(f32::NAN), 0);
-        assert_eq!(cp_from_logit(1.0), 600);
-        assert_eq!(cp_from_logit(1e9), EVAL_CP_LIMIT);
-    }
-
-    #[test]
     fn default_network_is_deterministic_and_fits_fast_path() {
         let a = default_network();
         let b = default_network();
         assert_eq!(a, b);
         let random = Network::new(&DEFAULT_SIZES, DEFAULT_ACTIVATION, DEFAULT_INIT_SEED).unwrap();
         assert_eq!(random.sizes(), DEFAULT_SIZES.to_vec());
-        let ev = Evaluator::with_default_network();
+        let ev = NetworkEvaluator::with_default_network();
+        assert_eq!(ev.network(), &a);
+        assert_eq!(ev.source(), "embedded");
         let p = ev.evaluate(&Position::startpos());
         assert!(p > 0.0 && p < 1.0);
     }
@@ -291,13 +240,14 @@ mod tests {
         pos.put_piece(Square::new(1, 0), Piece::new(Color::Gote, PieceKind::King));
         pos.set_hand_count(Color::Sente, PieceKind::Rook, 1);
         let report = eval_report(&net, &pos);
-        let p = net.predict(&Features::from_position(&pos).to_f32());
+        let x = Features::from_position(&pos).to_f32();
+        let p = net.predict(&x);
         assert!(
             report.contains(&format!("win probability: {p:.4}")),
             "{report}"
         );
         assert!(
-            report.contains(&format!("cp: {}", cp_from_prob(p))),
+            report.contains(&format!("cp: {}", cp_from_logit(net.logit(&x)))),
             "{report}"
         );
         assert!(report.contains("own hand"), "{report}");
@@ -324,7 +274,7 @@ mod tests {
         bytes[mid] ^= 0x40;
         std::fs::write(&bad_path, &bytes).unwrap();
 
-        let mut ev = Evaluator::with_default_network();
+        let mut ev = NetworkEvaluator::with_default_network();
         let pos = Position::startpos();
         ev.load(&good_path).unwrap();
         assert_eq!(ev.network(), &good);

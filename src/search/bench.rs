@@ -6,7 +6,8 @@ use std::fmt;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use super::{Evaluator, Limits, SearchControl, SearchOptions, Searcher};
+use super::{Limits, SearchControl, SearchOptions, Searcher};
+use crate::eval::Evaluator;
 use crate::shogi::Position;
 
 pub const DEFAULT_DEPTH: u32 = 9;
@@ -180,111 +181,4 @@ mod tests {
                 .starts_with(&format!("Bench: {} nodes ", a.nodes))
         );
     }
-}
-
-/// Prints the bench at the default depth and the depth reached from the start position in one
-/// second. `cargo test --release --lib search::bench::report -- --ignored --nocapture`
-#[cfg(test)]
-#[test]
-#[ignore = "performance report; about 20 s in release"]
-fn report() {
-    // BENCH_DEPTH overrides the depth; BENCH_ONLY skips the one-second search.
-    let depth = std::env::var("BENCH_DEPTH")
-        .ok()
-        .and_then(|d| d.parse().ok());
-    let r = run_bench(depth);
-    println!(
-        "{r} ({} positions, depth {}, {:.2} s)",
-        r.positions,
-        r.depth,
-        r.elapsed.as_secs_f64()
-    );
-    if std::env::var("BENCH_ONLY").is_ok() {
-        return;
-    }
-    let mut searcher = Searcher::new(SearchOptions::default());
-    let limits = Limits {
-        movetime: Some(Duration::from_millis(1000)),
-        ..Limits::default()
-    };
-    let mut last = None;
-    let result = searcher.search_position(
-        &Position::startpos(),
-        &limits,
-        &SearchControl::default(),
-        &mut |event| {
-            if let Some(info) = event.iteration() {
-                last = Some(info.clone())
-            }
-        },
-    );
-    let i = last.unwrap();
-    println!(
-        "startpos 1 s: depth {} seldepth {} nodes {} nps {} score {:?} best {}",
-        i.depth,
-        i.seldepth,
-        result.nodes,
-        i.nps,
-        i.score,
-        result.best.unwrap()
-    );
-}
-
-/// Speed with an evaluator as slow as the network (about 1 µs a call), and evaluations per
-/// node. `cargo test --release --lib search::bench::report_slow_eval -- --ignored --nocapture`
-#[cfg(test)]
-#[test]
-#[ignore = "performance report; about 10 s in release"]
-fn report_slow_eval() {
-    use super::MaterialEvaluator;
-    use std::hint::black_box;
-    use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
-
-    struct Slow {
-        spins: u64,
-        calls: AtomicU64,
-    }
-    impl Slow {
-        fn work(&self) -> u64 {
-            let mut x = 0u64;
-            for i in 0..self.spins {
-                x = black_box(x.wrapping_mul(6364136223846793005).wrapping_add(i));
-            }
-            x
-        }
-    }
-    impl Evaluator for Slow {
-        fn win_probability(&self, pos: &Position) -> f32 {
-            self.calls.fetch_add(1, Relaxed);
-            black_box(self.work());
-            MaterialEvaluator.win_probability(pos)
-        }
-    }
-    let mut slow = Slow {
-        spins: 1000,
-        calls: AtomicU64::new(0),
-    };
-    // Calibrate on the fastest of several batches (the machine may be busy).
-    let per_call = (0..20)
-        .map(|_| {
-            let start = Instant::now();
-            for _ in 0..1000 {
-                black_box(slow.work());
-            }
-            start.elapsed().as_secs_f64() / 1000.0
-        })
-        .fold(f64::MAX, f64::min);
-    slow.spins = (1000.0 * 1e-6 / per_call) as u64;
-    let slow = Arc::new(slow);
-    let depth = std::env::var("BENCH_DEPTH")
-        .ok()
-        .and_then(|d| d.parse().ok());
-    let r = run_bench_with(depth, slow.clone());
-    let (nodes, elapsed) = (r.nodes, r.elapsed);
-    let calls = slow.calls.load(Relaxed);
-    println!(
-        "1 µs eval: {nodes} nodes {:.0} nps, {:.2} evaluations per node ({calls})",
-        nodes as f64 / elapsed.as_secs_f64(),
-        calls as f64 / nodes as f64
-    );
 }

@@ -80,12 +80,6 @@ impl Heuristics {
     }
 }
 
-/// History bonus for a cut-off at `depth`.
-#[inline(always)]
-pub fn history_bonus(depth: i32) -> i32 {
-    (depth * depth * 16 + depth * 32).min(2400)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -6,6 +6,7 @@ use std::sync::atomic::Ordering::Relaxed;
 use std::time::{Duration, Instant};
 
 use super::{MateResult, SearchControl};
+use crate::shogi::repetition;
 use crate::shogi::{GenKind, Move, MoveList, PieceKind, Position, Square};
 
 /// Longest mate looked for, in plies.
@@ -121,9 +122,9 @@ impl Solver<'_> {
         }
     }
 
+    /// Whether the position `key`, about to be pushed on the path, occurred on the line before.
     fn repeats(&self, key: u64) -> bool {
-        // Same side to move only: every other entry, from the newest.
-        self.path.iter().rev().skip(1).step_by(2).any(|&k| k == key)
+        repetition::repeats(&self.path[..], key, self.path.len(), 0)
     }
 
     /// The attacker (side to move) mates within `depth` plies, all checks: the length found.

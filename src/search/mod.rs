@@ -3,10 +3,10 @@
 //! time management, MultiPV and a mate solver for `go mate`.
 
 pub mod bench;
-mod eval;
 mod heuristics;
 mod mate;
 mod ordering;
+pub mod params;
 pub mod score;
 pub mod time;
 pub mod tt;
@@ -22,7 +22,11 @@ use std::time::{Duration, Instant};
 use crate::shogi::game::{Game, HistoryEntry};
 use crate::shogi::{Move, Position};
 
-pub use eval::MaterialEvaluator;
+/// Temporary re-export for `protocol/usi.rs` and `protocol/usi/evaluator.rs`, which name the
+/// trait by its old path; the owner is [`crate::eval::Evaluator`]. Remove at merge.
+pub use crate::eval::Evaluator;
+use crate::eval::MaterialEvaluator;
+pub use params::{ParamError, ParamSpec, SearchParams};
 pub use tt::TranspositionTable;
 pub use worker::THREAD_STACK;
 
@@ -66,7 +70,8 @@ pub struct SearchControl {
 /// A score for USI `info score`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Score {
-    /// Centipawns (the logistic scale of `cp_from_probability`, evaluations within ±9000).
+    /// Centipawns (the logistic scale of `eval::cp_from_probability`, evaluations within
+    /// ±`eval::EVAL_LIMIT`).
     /// Repetition verdicts, which decide the game without mate, show as ±(20000 − plies).
     Cp(i32),
     /// Plies to mate; negative when the side to move is being mated.
@@ -162,12 +167,16 @@ pub struct SearchOptions {
     pub hash_mb: usize,
     pub threads: usize,
     pub multipv: usize,
-    /// Draw once the game has this many moves (counted from the game's start); `None` or
-    /// `Some(0)` = no limit.
+    /// Not read by the search: the ply limit is a rule of the game, owned by `Game`
+    /// (`Game::set_max_plies`), and `Searcher::search` takes it from there. Kept only because
+    /// `protocol/usi.rs` and `protocol/course.rs` still set it (always to the game's value);
+    /// remove at merge.
     pub max_plies: Option<u32>,
     /// Time kept back per move for communication delays.
     pub move_overhead: Duration,
     pub features: SearchFeatures,
+    /// Margins, reductions and ordering weights (defaults: `SearchParams::DEFAULT`).
+    pub params: SearchParams,
 }
 
 impl Default for SearchOptions {
@@ -179,6 +188,7 @@ impl Default for SearchOptions {
             max_plies: None,
             move_overhead: Duration::from_millis(10),
             features: SearchFeatures::default(),
+            params: SearchParams::DEFAULT,
         }
     }
 }
@@ -192,31 +202,6 @@ pub enum MateResult {
     NoMate,
     /// Stopped or out of time before a proof either way.
     Timeout,
-}
-
-/// Position evaluation for the search.
-pub trait Evaluator: Send + Sync {
-    /// Win probability of the side to move, in (0, 1).
-    fn win_probability(&self, pos: &Position) -> f32;
-
-    /// The same as a centipawn score for the search (`cp_from_probability` of it). An
-    /// evaluator that computes a logit can override this to skip the round trip.
-    fn evaluate_cp(&self, pos: &Position) -> i32 {
-        cp_from_probability(self.win_probability(pos))
-    }
-}
-
-/// Centipawns per unit of logit: cp = 600 · ln(p / (1 − p)).
-pub const PROBABILITY_SCALE: f32 = 600.0;
-
-/// Centipawn score of a win probability, clamped to ±9000 (well below decided scores).
-pub fn cp_from_probability(p: f32) -> i32 {
-    if p.is_nan() {
-        return 0;
-    }
-    let p = p.clamp(1e-7, 1.0 - 1e-7);
-    let cp = PROBABILITY_SCALE * (p / (1.0 - p)).ln();
-    (cp.round() as i32).clamp(-score::EVAL_LIMIT, score::EVAL_LIMIT)
 }
 
 /// The engine's searcher: options, transposition table, evaluator and per-thread memory.
@@ -279,8 +264,7 @@ impl Searcher {
     }
 
     /// Searches `game.position()`. The game's history decides repetitions by the rules, and
-    /// its length is the ply count for the draw limit (`max_plies`, or the game's own limit
-    /// when the option is unset).
+    /// its length is the ply count for the game's draw limit (`Game::max_plies`).
     ///
     /// `best` is `None` only when there is no legal move; every move returned is legal.
     /// While `limits.infinite` or `control.ponder` is set, returns only after `stop` (or, for
@@ -292,8 +276,8 @@ impl Searcher {
         control: &SearchControl,
         on_info: &mut dyn FnMut(&SearchEvent),
     ) -> SearchResult {
-        let max_plies = self.opts.max_plies.or(game.max_plies());
-        self.search_inner(
+        let max_plies = game.max_plies();
+        self.search_with_history(
             game.position(),
             game.history(),
             max_plies,
@@ -304,31 +288,9 @@ impl Searcher {
     }
 
     /// Searches `pos` after the game positions `history` (oldest first, one entry per
-    /// position; an entry for `pos` itself at the end is ignored).
+    /// position; an entry for `pos` itself at the end is ignored), with the game's ply limit
+    /// `max_plies` (counted from the first history entry; `None` or `Some(0)` = no limit).
     pub fn search_with_history(
-        &mut self,
-        pos: &Position,
-        history: &[HistoryEntry],
-        limits: &Limits,
-        control: &SearchControl,
-        on_info: &mut dyn FnMut(&SearchEvent),
-    ) -> SearchResult {
-        let max_plies = self.opts.max_plies;
-        self.search_inner(pos, history, max_plies, limits, control, on_info)
-    }
-
-    /// Searches `pos` as a fresh game (no history).
-    pub fn search_position(
-        &mut self,
-        pos: &Position,
-        limits: &Limits,
-        control: &SearchControl,
-        on_info: &mut dyn FnMut(&SearchEvent),
-    ) -> SearchResult {
-        self.search_with_history(pos, &[], limits, control, on_info)
-    }
-
-    fn search_inner(
         &mut self,
         pos: &Position,
         history: &[HistoryEntry],
@@ -362,6 +324,17 @@ impl Searcher {
         result
     }
 
+    /// Searches `pos` as a fresh game (no history, no ply limit).
+    pub fn search_position(
+        &mut self,
+        pos: &Position,
+        limits: &Limits,
+        control: &SearchControl,
+        on_info: &mut dyn FnMut(&SearchEvent),
+    ) -> SearchResult {
+        self.search_with_history(pos, &[], None, limits, control, on_info)
+    }
+
     /// A search that also returns each thread's node count.
     #[cfg(test)]
     fn search_counting_threads(
@@ -373,7 +346,7 @@ impl Searcher {
         worker::run(
             &self.tt,
             &self.opts,
-            self.opts.max_plies,
+            None,
             &self.evaluator,
             &mut self.thread_memory,
             pos,

@@ -2,6 +2,7 @@
 //! (TT move, good captures and promotions, killers, counter-move, history, bad captures).
 
 use super::heuristics::Heuristics;
+use super::params::SearchParams;
 use crate::shogi::{Move, MoveList, PieceKind, Position};
 
 const TT_MOVE: i32 = 1 << 30;
@@ -118,6 +119,7 @@ pub fn score_moves(
     killers: [Move; 2],
     counter: Move,
     heur: &Heuristics,
+    params: &SearchParams,
 ) {
     let side = pos.side_to_move();
     for (i, &mv) in list.iter().enumerate() {
@@ -125,7 +127,7 @@ pub fn score_moves(
             TT_MOVE
         } else if let Some(victim) = captured(pos, mv) {
             let attacker = moved_kind(pos, mv);
-            let mvv_lva = victim.value() * 16 - attacker.value().min(2000) / 16;
+            let mvv_lva = params.mvv_lva(victim.value(), attacker.value());
             if attacker.value() <= victim.value() || see_ge(pos, mv, 0) {
                 GOOD_TACTICAL + mvv_lva
             } else {
@@ -152,13 +154,14 @@ pub fn score_tactical(
     scores: &mut [i32; 256],
     tt_move: Move,
     heur: &Heuristics,
+    params: &SearchParams,
 ) {
     let side = pos.side_to_move();
     for (i, &mv) in list.iter().enumerate() {
         scores[i] = if mv == tt_move {
             TT_MOVE
         } else if let Some(victim) = captured(pos, mv) {
-            GOOD_TACTICAL + victim.value() * 16 - moved_kind(pos, mv).value().min(2000) / 16
+            GOOD_TACTICAL + params.mvv_lva(victim.value(), moved_kind(pos, mv).value())
         } else if mv.is_promotion() {
             GOOD_TACTICAL + tactical_gain(pos, mv)
         } else {

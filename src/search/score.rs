@@ -15,9 +15,9 @@ pub const MATE_IN_MAX_PLY: i32 = MATE - MAX_PLY as i32;
 /// root scores `RULE_WIN - ply`: below any mate, far above any evaluation.
 pub const RULE_WIN: i32 = 20_000;
 pub const RULE_WIN_IN_MAX_PLY: i32 = RULE_WIN - MAX_PLY as i32;
-/// Evaluations are clamped to ±EVAL_LIMIT so that they never reach decided scores (the same
-/// limit as the network's centipawn scores).
-pub const EVAL_LIMIT: i32 = 9_000;
+/// Evaluations are clamped to ±EVAL_LIMIT so that they never reach decided scores (owned by
+/// `eval`, with the centipawn scale).
+pub use crate::eval::EVAL_LIMIT;
 pub const DRAW: i32 = 0;
 
 #[inline(always)]

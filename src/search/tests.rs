@@ -4,10 +4,13 @@
 
 use super::score::RULE_WIN;
 use super::*;
-use crate::shogi::game::{Game, GameStatus, HistoryEntry};
+use crate::eval::Evaluator;
+use crate::shogi::game::{Game, HistoryEntry};
 use crate::shogi::{Color, Piece, PieceKind, Square};
+use crate::tools::mate_oracle::{loses_within, shortest_win};
+use crate::tools::random_position;
+use rand::SeedableRng;
 use rand::rngs::StdRng;
-use rand::{Rng, SeedableRng};
 
 // ---- helpers ------------------------------------------------------------------------------------
 
@@ -69,43 +72,8 @@ fn pv_is_legal(pos: &Position, pv: &[Move]) -> bool {
     true
 }
 
-// ---- brute-force mate checker -------------------------------------------------------------------
-
-/// The side to move wins within `plies` plies against any defence, over all moves (the loser
-/// is the side left without a legal move). Repetitions cannot matter within 5 plies.
-fn wins_within(pos: &Position, plies: u32, checks_only: bool) -> bool {
-    if plies == 0 {
-        return false;
-    }
-    pos.legal_moves().iter().any(|&mv| {
-        if checks_only && !pos.gives_check(mv) {
-            return false;
-        }
-        loses_within(&pos.after(mv), plies - 1, checks_only)
-    })
-}
-
-/// The side to move loses within `plies` plies whatever it plays.
-fn loses_within(pos: &Position, plies: u32, checks_only: bool) -> bool {
-    let moves = pos.legal_moves();
-    if moves.is_empty() {
-        return true;
-    }
-    plies > 0
-        && moves
-            .iter()
-            .all(|&mv| wins_within(&pos.after(mv), plies - 1, checks_only))
-}
-
-/// Shortest forced win in plies (odd, up to `max`), or None.
-fn shortest_win(pos: &Position, max: u32, checks_only: bool) -> Option<u32> {
-    (1..=max)
-        .step_by(2)
-        .find(|&n| wins_within(pos, n, checks_only))
-}
-
 /// Positions with a forced mate, by exact length in plies, from random self-play games.
-/// Verified in the tests below by the brute-force checker above (over all moves and over checks
+/// Verified in the tests below by the brute-force checker (`tools::mate_oracle`) (over all moves and over checks
 /// only, which agree on each of them).
 const MATES: &[(u32, &str)] = &[
     (1, "1Bk1s/P3p/rGB1S/1K3/4+r b G 1"),
@@ -266,6 +234,7 @@ fn repetition_wins_for_gote() {
         let result = s.search_with_history(
             &pos,
             &history,
+            None,
             &depth_limit(depth),
             &SearchControl::default(),
             &mut |_| {},
@@ -307,6 +276,7 @@ fn sente_avoids_repetition() {
     let result = s.search_with_history(
         &pos,
         &history,
+        None,
         &depth_limit(3),
         &SearchControl::default(),
         &mut |i| infos.extend(i.iteration().cloned()),
@@ -329,6 +299,7 @@ fn root_move_scores(pos: &Position, history: &[HistoryEntry], depth: u32) -> Vec
     s.search_with_history(
         pos,
         history,
+        None,
         &depth_limit(depth),
         &SearchControl::default(),
         &mut |i| infos.extend(i.iteration().cloned()),
@@ -397,23 +368,25 @@ fn perpetual_check_loses_for_the_checker() {
 #[test]
 fn ply_limit_scores_a_draw() {
     let mut s = searcher();
-    s.options_mut().max_plies = Some(1);
-    let (r, _) = search(&mut s, &Position::startpos(), 4);
+    let control = SearchControl::default();
+    let mut game = Game::startpos();
+    game.set_max_plies(Some(1));
+    let r = s.search(&game, &depth_limit(4), &control, &mut |_| {});
     assert_eq!(r.score, Score::Cp(0));
     assert!(r.best.is_some());
     // With a history, the game's ply count is the number of earlier positions.
     let (pos, history) = replay(&Position::startpos(), "5e4d 1a2b");
-    s.options_mut().max_plies = Some(3);
     let r = s.search_with_history(
         &pos,
         &history,
+        Some(3),
         &depth_limit(5),
-        &SearchControl::default(),
+        &control,
         &mut |_| {},
     );
     assert_eq!(r.score, Score::Cp(0));
-    s.options_mut().max_plies = Some(0);
-    let (r, _) = search(&mut s, &Position::startpos(), 3);
+    game.set_max_plies(Some(0));
+    let r = s.search(&game, &depth_limit(3), &control, &mut |_| {});
     assert_ne!(r.depth, 0);
 }
 
@@ -430,26 +403,6 @@ fn no_legal_move_returns_none() {
 }
 
 // ---- legality, limits, MultiPV, threads ---------------------------------------------------------
-
-/// A random position reached by random moves from the start, not finished.
-fn random_position(rng: &mut StdRng) -> Position {
-    loop {
-        let mut pos = Position::startpos();
-        let plies = rng.gen_range(0..60);
-        let mut ok = true;
-        for _ in 0..plies {
-            let moves = pos.legal_moves();
-            if moves.is_empty() {
-                ok = false;
-                break;
-            }
-            pos.make_move(moves[rng.gen_range(0..moves.len())]);
-        }
-        if ok && pos.has_legal_move() {
-            return pos;
-        }
-    }
-}
 
 #[test]
 fn never_returns_an_illegal_move() {
@@ -632,186 +585,75 @@ fn wild_evaluators_cannot_fake_decided_scores() {
     );
 }
 
-#[test]
-fn cp_from_probability_is_logistic_and_clamped() {
-    assert_eq!(cp_from_probability(0.5), 0);
-    let p = 1.0 / (1.0 + (-1.0f32).exp());
-    assert_eq!(cp_from_probability(p), 600);
-    assert_eq!(cp_from_probability(1.0 - p), -600);
-    assert_eq!(cp_from_probability(1.0), 9000);
-    assert_eq!(cp_from_probability(0.0), -9000);
-    assert_eq!(cp_from_probability(f32::NAN), 0);
-}
-
-// ---- test-data generation (run by hand) --------------------------------------------------------
-
-/// Prints positions with forced mates of exact length 1, 3 and 5 found in random games.
-/// `cargo test --release --lib search::tests::generate_mate_positions -- --ignored --nocapture`
-#[test]
-#[ignore = "generates test data; about a minute in release"]
-fn generate_mate_positions() {
-    let mut rng = StdRng::seed_from_u64(2024);
-    let mut found = [0usize; 6];
-    while found[1] < 8 || found[3] < 8 || found[5] < 8 {
-        let pos = random_position(&mut rng);
-        if pos.in_check() {
-            continue;
-        }
-        for n in [1, 3, 5] {
-            if found[n as usize] >= 8 {
-                continue;
-            }
-            if shortest_win(&pos, n, false) == Some(n) && shortest_win(&pos, n, true) == Some(n) {
-                found[n as usize] += 1;
-                println!("    ({n}, \"{}\"),", pos.to_sfen());
-            }
-        }
-    }
-}
-
 use std::sync::atomic::Ordering::Relaxed;
 
-/// Prints bench lines: positions from self-play games at depth 4 after random openings.
-/// `cargo test --release --lib search::tests::generate_bench_lines -- --ignored --nocapture`
-#[test]
-#[ignore = "generates bench data; about a minute in release"]
-fn generate_bench_lines() {
-    let mut rng = StdRng::seed_from_u64(55);
-    let mut s = searcher();
-    let mut lines = 0;
-    let mut seen = std::collections::HashSet::new();
-    seen.insert(Position::startpos().key());
-    while lines < 29 {
-        let mut pos = Position::startpos();
-        let mut moves: Vec<String> = Vec::new();
-        let opening = rng.gen_range(2..6);
-        for ply in 0..40 {
-            let legal = pos.legal_moves();
-            if legal.is_empty() {
-                break;
-            }
-            let mv = if ply < opening {
-                legal[rng.gen_range(0..legal.len())]
-            } else {
-                s.clear();
-                let (r, _) = search(&mut s, &pos, 4);
-                r.best.unwrap()
-            };
-            pos.make_move(mv);
-            moves.push(mv.to_string());
-            if [7, 15, 25].contains(&ply)
-                && pos.has_legal_move()
-                && lines < 29
-                && seen.insert(pos.key())
-            {
-                println!("    \"{}\",", moves.join(" "));
-                lines += 1;
-            }
-        }
-    }
+// ---- evaluator path state ------------------------------------------------------------------
+
+/// An evaluator whose per-thread state follows the search path through the hooks alone: it
+/// replays every move on its own copy of the position and checks it against the search's.
+struct Follower;
+
+struct FollowerState {
+    pos: Position,
+    undo: Vec<(Move, crate::shogi::Undo)>,
+    calls: std::sync::Arc<std::sync::atomic::AtomicU64>,
 }
 
-// ---- feature matches (run by hand) ----------------------------------------------------------
-
-/// Plays one game between `players` (sente first) from `opening`, refereed by `Game`
-/// (mate, no legal move, 千日手 and perpetual check), drawn at `max_plies`.
-fn play_game(
-    players: [&mut Searcher; 2],
-    opening: &[Move],
-    nodes: u64,
-    max_plies: u32,
-) -> GameStatus {
-    let mut game = Game::startpos();
-    game.set_max_plies(Some(max_plies));
-    for &mv in opening {
-        game.play(mv).expect("opening move is legal");
+impl crate::eval::PathState for FollowerState {
+    fn on_make(&mut self, pos: &Position, mv: Move) {
+        let undo = self.pos.make_move(mv);
+        self.undo.push((mv, undo));
+        assert_eq!(self.pos.key(), pos.key());
     }
-    let [sente, gote] = players;
-    sente.clear();
-    gote.clear();
-    let limits = Limits {
-        nodes: Some(nodes),
-        ..Limits::default()
-    };
-    while !game.status().is_over() {
-        let player = if game.position().side_to_move() == Color::Sente {
-            &mut *sente
+
+    fn on_unmake(&mut self, pos: &Position, mv: Move) {
+        let (made, undo) = self.undo.pop().expect("unmake follows a make");
+        assert_eq!(made, mv);
+        self.pos.unmake_move(mv, undo);
+        assert_eq!(self.pos.key(), pos.key());
+    }
+
+    fn on_null_move(&mut self, pos: &Position, null: bool) {
+        if null {
+            self.pos.make_null_move();
         } else {
-            &mut *gote
-        };
-        let r = player.search(&game, &limits, &SearchControl::default(), &mut |_| {});
-        game.play(r.best.expect("the game is not over"))
-            .expect("legal");
+            self.pos.unmake_null_move();
+        }
+        assert_eq!(self.pos.key(), pos.key());
     }
-    game.status()
+
+    fn evaluate_cp(&mut self, pos: &Position) -> i32 {
+        assert_eq!(self.pos.key(), pos.key());
+        self.calls.fetch_add(1, Relaxed);
+        crate::eval::MaterialEvaluator.evaluate_cp(&self.pos)
+    }
 }
 
-/// Plays the default search against one with a feature switched off (FEATURE = null_move, lmr,
-/// shallow_pruning or check_extension), each opening with both colours, fixed nodes per move.
-/// `FEATURE=lmr GAMES=100 NODES=20000 cargo test --release --lib search::tests::feature_match
-///  -- --ignored --nocapture`
+static FOLLOWER_CALLS: std::sync::OnceLock<std::sync::Arc<std::sync::atomic::AtomicU64>> =
+    std::sync::OnceLock::new();
+
+impl Evaluator for Follower {
+    fn win_probability(&self, pos: &Position) -> f32 {
+        crate::eval::MaterialEvaluator.win_probability(pos)
+    }
+
+    fn path_state(&self, root: &Position) -> Option<Box<dyn crate::eval::PathState + '_>> {
+        Some(Box::new(FollowerState {
+            pos: root.clone(),
+            undo: Vec::new(),
+            calls: FOLLOWER_CALLS.get_or_init(Default::default).clone(),
+        }))
+    }
+}
+
 #[test]
-#[ignore = "self-play match; minutes in release"]
-fn feature_match() {
-    let feature = std::env::var("FEATURE").unwrap_or_else(|_| "null_move".into());
-    let games: usize = std::env::var("GAMES")
-        .ok()
-        .and_then(|g| g.parse().ok())
-        .unwrap_or(100);
-    let nodes: u64 = std::env::var("NODES")
-        .ok()
-        .and_then(|g| g.parse().ok())
-        .unwrap_or(20_000);
-    let mut without = SearchFeatures::default();
-    match feature.as_str() {
-        "null_move" => without.null_move = false,
-        "lmr" => without.lmr = false,
-        "shallow_pruning" => without.shallow_pruning = false,
-        "check_extension" => without.check_extension = false,
-        other => panic!("unknown feature {other}"),
-    }
-    let options = |features| SearchOptions {
-        hash_mb: 16,
-        features,
-        ..SearchOptions::default()
-    };
-    let mut rng = StdRng::seed_from_u64(99);
-    let (mut wins, mut losses, mut draws) = (0, 0, 0);
-    for pair in 0..games / 2 {
-        // A random 4-ply opening that leaves a game to play.
-        let opening = loop {
-            let mut pos = Position::startpos();
-            let mut moves = Vec::new();
-            for _ in 0..4 {
-                let legal = pos.legal_moves();
-                let mv = legal[rng.gen_range(0..legal.len())];
-                pos.make_move(mv);
-                moves.push(mv);
-            }
-            if pos.has_legal_move() {
-                break moves;
-            }
-        };
-        for with_as in [Color::Sente, Color::Gote] {
-            let mut with = Searcher::new(options(SearchFeatures::default()));
-            let mut other = Searcher::new(options(without));
-            let players = if with_as == Color::Sente {
-                [&mut with, &mut other]
-            } else {
-                [&mut other, &mut with]
-            };
-            match play_game(players, &opening, nodes, 150) {
-                GameStatus::Win { winner, .. } if winner == with_as => wins += 1,
-                GameStatus::Win { .. } => losses += 1,
-                _ => draws += 1,
-            }
-        }
-        let n = (wins + losses + draws) as f64;
-        let score = (wins as f64 + draws as f64 / 2.0) / n;
-        println!(
-            "pair {pair}: with {feature}: +{wins} -{losses} ={draws}  score {:.3}  elo {:+.0}",
-            score,
-            -400.0 * (1.0 / score.clamp(0.001, 0.999) - 1.0).log10()
-        );
-    }
+fn evaluator_path_state_follows_the_search_and_changes_nothing() {
+    let pos = Position::from_sfen("rbs2/3kp/5/PK3/2SBR b Gg 9").unwrap();
+    let mut plain = searcher();
+    let (a, _) = search(&mut plain, &pos, 6);
+    let mut following = searcher();
+    following.set_evaluator(std::sync::Arc::new(Follower));
+    let (b, _) = search(&mut following, &pos, 6);
+    assert_eq!((a.best, a.score, a.nodes), (b.best, b.score, b.nodes));
+    assert!(FOLLOWER_CALLS.get().unwrap().load(Relaxed) > 0);
 }

@@ -7,17 +7,20 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 use std::time::{Duration, Instant};
 
-use super::heuristics::{Heuristics, history_bonus};
+use super::heuristics::Heuristics;
 use super::ordering::{is_quiet, pick_next, score_moves, score_tactical, see_ge, tactical_gain};
+use super::params::SearchParams;
 use super::score::*;
 use super::time::{TimeKeeper, budget};
-use super::tt::{Bound, TranspositionTable};
+use super::tt::{Bound, TranspositionTable, TtEntry};
 use super::{
-    Evaluator, Limits, ScoreBound, SearchControl, SearchEvent, SearchFeatures, SearchInfo,
-    SearchOptions, SearchResult,
+    Limits, ScoreBound, SearchControl, SearchEvent, SearchFeatures, SearchInfo, SearchOptions,
+    SearchResult,
 };
+use crate::eval::{Evaluator, PathState};
 use crate::shogi::game::HistoryEntry;
-use crate::shogi::{Color, GenKind, Move, MoveList, Position};
+use crate::shogi::repetition::{self, Projection};
+use crate::shogi::{GenKind, Move, MoveList, Position, Undo};
 
 /// Search threads recurse up to MAX_PLY deep with move lists on the stack. (The main worker
 /// runs on the caller's thread: a search needs far less than the usual 2 MiB, this is slack.)
@@ -46,6 +49,7 @@ struct Shared<'a> {
     control: &'a SearchControl,
     limits: &'a Limits,
     features: SearchFeatures,
+    params: SearchParams,
     multipv: usize,
     max_plies: Option<u32>,
     /// Stops the helpers when the main thread is done.
@@ -97,6 +101,7 @@ pub fn run(
         control,
         limits,
         features: opts.features,
+        params: opts.params,
         multipv: opts.multipv.max(1),
         max_plies: max_plies.filter(|&n| n > 0),
         abort: AtomicBool::new(false),
@@ -169,6 +174,8 @@ struct Worker<'a> {
     id: usize,
     shared: &'a Shared<'a>,
     evaluator: &'a dyn Evaluator,
+    /// The evaluator's state along this thread's path, if it keeps one.
+    eval_state: Option<Box<dyn PathState + 'a>>,
     heur: &'a mut Heuristics,
     time: Option<TimeKeeper>,
     /// The main thread's reports go here.
@@ -221,10 +228,11 @@ impl<'a> Worker<'a> {
         let root_index = keys.len();
         keys.resize(root_index + MAX_PLY + 2, 0);
         checks.resize(root_index + MAX_PLY + 2, false);
+        let lmr_divisor = shared.params.lmr_divisor();
         let mut lmr = Box::new([[0u8; 64]; 64]);
         for (d, row) in lmr.iter_mut().enumerate().skip(1) {
             for (m, r) in row.iter_mut().enumerate().skip(1) {
-                *r = ((d as f64).ln() * (m as f64).ln() / 2.5) as u8;
+                *r = ((d as f64).ln() * (m as f64).ln() / lmr_divisor) as u8;
             }
         }
         let single_thread = shared.nodes.len() == 1;
@@ -232,6 +240,7 @@ impl<'a> Worker<'a> {
             id,
             shared,
             evaluator,
+            eval_state: evaluator.path_state(shared.root),
             heur,
             time,
             reporter,
@@ -373,9 +382,10 @@ impl<'a> Worker<'a> {
     }
 
     fn aspiration(&mut self, depth: i32) {
+        let p: &SearchParams = &self.shared.params;
         let previous = self.root_moves[self.pv_index].previous_score;
-        let mut delta = 25;
-        let (mut alpha, mut beta) = if depth >= 4 && !is_decided(previous) {
+        let mut delta = p.aspiration_delta;
+        let (mut alpha, mut beta) = if depth >= p.aspiration_min_depth && !is_decided(previous) {
             (
                 (previous - delta).max(-INFINITE),
                 (previous + delta).min(INFINITE),
@@ -406,7 +416,7 @@ impl<'a> Worker<'a> {
                 return;
             }
             delta += delta / 2;
-            if delta > 800 {
+            if delta > p.aspiration_max_delta {
                 alpha = -INFINITE;
                 beta = INFINITE;
             }
@@ -493,11 +503,47 @@ impl<'a> Worker<'a> {
     // ---- evaluation and rules ---------------------------------------------------------------
 
     #[inline(always)]
-    fn evaluate(&self) -> i32 {
+    fn evaluate(&mut self) -> i32 {
+        let cp = match &mut self.eval_state {
+            Some(state) => state.evaluate_cp(&self.pos),
+            None => self.evaluator.evaluate_cp(&self.pos),
+        };
         // Whatever the evaluator returns, keep it below decided scores.
-        self.evaluator
-            .evaluate_cp(&self.pos)
-            .clamp(-EVAL_LIMIT, EVAL_LIMIT)
+        cp.clamp(-EVAL_LIMIT, EVAL_LIMIT)
+    }
+
+    /// Makes `mv` on the search position and tells the evaluator's path state, if any.
+    #[inline(always)]
+    fn make_move(&mut self, mv: Move) -> Undo {
+        let undo = self.pos.make_move(mv);
+        if let Some(state) = &mut self.eval_state {
+            state.on_make(&self.pos, mv);
+        }
+        undo
+    }
+
+    #[inline(always)]
+    fn unmake_move(&mut self, mv: Move, undo: Undo) {
+        self.pos.unmake_move(mv, undo);
+        if let Some(state) = &mut self.eval_state {
+            state.on_unmake(&self.pos, mv);
+        }
+    }
+
+    #[inline(always)]
+    fn make_null_move(&mut self) {
+        self.pos.make_null_move();
+        if let Some(state) = &mut self.eval_state {
+            state.on_null_move(&self.pos, true);
+        }
+    }
+
+    #[inline(always)]
+    fn unmake_null_move(&mut self) {
+        self.pos.unmake_null_move();
+        if let Some(state) = &mut self.eval_state {
+            state.on_null_move(&self.pos, false);
+        }
     }
 
     /// Whether the game's ply limit is reached at `ply`.
@@ -510,58 +556,28 @@ impl<'a> Worker<'a> {
     }
 
     /// The rules' verdict if the node at `index` repeats an earlier position of the game or
-    /// path: the cycle since the latest earlier occurrence is assumed to go on to 千日手.
-    /// Perpetual check loses for the checking side; any other repetition loses for sente. A
-    /// cycle that cannot reach its fourth occurrence before the draw limit is a draw.
+    /// path (never across a null move), judged by `shogi::repetition::projected_verdict`: the
+    /// cycle is assumed to go on to 千日手, and a cycle cut short by the ply limit is a draw.
     #[inline(always)]
     fn repetition_score(&self, index: usize, ply: usize) -> Option<i32> {
-        let key = self.keys[index];
-        let mut latest = None;
-        let mut first = index;
-        let mut occurrences = 1;
-        let mut j = index;
-        while j >= self.scan_floor + 2 {
-            j -= 2;
-            if self.keys[j] == key {
-                latest.get_or_insert(j);
-                first = j;
-                occurrences += 1;
-            }
-        }
-        let latest = latest?;
-        if occurrences >= 4 {
-            // A real 千日手: judged over everything since the first occurrence.
-            return Some(self.cycle_score(first, index, ply));
-        }
-        if let Some(limit) = self.shared.max_plies {
-            let plies_to_fourth = (4 - occurrences) * (index - latest);
-            if (index + plies_to_fourth) as u64 > u64::from(limit) {
-                return Some(DRAW);
-            }
-        }
-        Some(self.cycle_score(latest, index, ply))
-    }
-
-    fn cycle_score(&self, first: usize, last: usize, ply: usize) -> i32 {
-        let side = self.pos.side_to_move();
-        // Entry m was reached by a move of the side not to move there; its check flag says
-        // whether that move gave check. Entries of `last`'s parity were reached by the opponent.
-        let mut opponent_always_checked = true;
-        let mut mover_always_checked = true;
-        for m in first + 1..=last {
-            if (last - m).is_multiple_of(2) {
-                opponent_always_checked &= self.checks[m];
-            } else {
-                mover_always_checked &= self.checks[m];
-            }
-        }
-        let loser = match (opponent_always_checked, mover_always_checked) {
-            (true, false) => !side,
-            (false, true) => side,
-            _ => Color::Sente,
+        let path = repetition::Path {
+            keys: &self.keys,
+            checks: &self.checks,
         };
-        let win = RULE_WIN - ply as i32;
-        if loser == side { -win } else { win }
+        let side = self.pos.side_to_move();
+        match repetition::projected_verdict(
+            &path,
+            index,
+            self.scan_floor,
+            side,
+            self.shared.max_plies,
+        )? {
+            Projection::Draw => Some(DRAW),
+            Projection::Decided(verdict) => {
+                let win = RULE_WIN - ply as i32;
+                Some(if verdict.loser == side { -win } else { win })
+            }
+        }
     }
 
     #[inline(always)]
@@ -604,7 +620,7 @@ impl<'a> Worker<'a> {
             }
             self.current_move[0] = mv;
             self.seldepth = self.seldepth.max(1);
-            let undo = self.pos.make_move(mv);
+            let undo = self.make_move(mv);
             let gives_check = self.pos.in_check();
             let new_depth =
                 depth - 1 + i32::from(gives_check && self.shared.features.check_extension);
@@ -613,8 +629,8 @@ impl<'a> Worker<'a> {
                 score = -self.search::<true>(-beta, -alpha, new_depth, 1, false);
             } else {
                 let reduce = self.shared.features.lmr
-                    && depth >= 3
-                    && i >= self.pv_index + 4
+                    && depth >= self.shared.params.lmr_min_depth
+                    && i >= self.pv_index + self.shared.params.root_lmr_index as usize
                     && quiet
                     && !gives_check
                     && !in_check;
@@ -627,7 +643,7 @@ impl<'a> Worker<'a> {
                     score = -self.search::<true>(-beta, -alpha, new_depth, 1, false);
                 }
             }
-            self.pos.unmake_move(mv, undo);
+            self.unmake_move(mv, undo);
             if self.stopped {
                 break;
             }
@@ -659,18 +675,19 @@ impl<'a> Worker<'a> {
         }
         self.leave_path(key);
         if !self.stopped && self.pv_index == 0 {
-            let bound = if best >= beta {
-                Bound::Lower
-            } else if best > original_alpha {
-                Bound::Exact
-            } else {
-                Bound::Upper
-            };
-            let eval = if in_check { 0 } else { self.evaluate() };
-            let bound = tt_bound(best, bound);
-            self.shared
-                .tt
-                .store(key, best_move, to_tt(best, 0), eval, depth, bound);
+            let eval = (!in_check).then(|| self.evaluate());
+            let tt = self.shared.tt;
+            store_result(
+                tt,
+                key,
+                0,
+                depth,
+                best_move,
+                best,
+                (original_alpha, beta),
+                true,
+                eval,
+            );
         }
         best
     }
@@ -743,21 +760,15 @@ impl<'a> Worker<'a> {
     ) -> i32 {
         let tt = self.shared.tt;
         let features = self.shared.features;
+        let shared = self.shared;
+        let p: &SearchParams = &shared.params;
         let tt_hit = tt.probe(key);
         let tt_move = tt_hit.map_or(Move::NULL, |e| e.mv);
-        if let Some(e) = tt_hit {
-            let score = from_tt(e.score, ply);
-            if !PV
-                && e.depth >= depth
-                && match e.bound {
-                    Bound::Exact => true,
-                    Bound::Lower => score >= beta,
-                    Bound::Upper => score <= alpha,
-                    Bound::None => false,
-                }
-            {
-                return score;
-            }
+        if let Some(e) = tt_hit
+            && !PV
+            && let Some(score) = tt_cutoff(&e, depth, ply, alpha, beta)
+        {
+            return score;
         }
 
         let eval = if in_check {
@@ -770,8 +781,8 @@ impl<'a> Worker<'a> {
 
         if !PV && !in_check && features.shallow_pruning {
             // Reverse futility: far above beta at low depth, assume a cut-off.
-            let margin = 120 * depth - if improving { 60 } else { 0 };
-            if depth <= 6 && eval - margin >= beta && !is_decided(beta) {
+            let margin = p.rfp_margin * depth - if improving { p.rfp_improving } else { 0 };
+            if depth <= p.rfp_max_depth && eval - margin >= beta && !is_decided(beta) {
                 return eval;
             }
         }
@@ -779,19 +790,21 @@ impl<'a> Worker<'a> {
         if !PV
             && !in_check
             && features.null_move
-            && depth >= 3
+            && depth >= p.nmp_min_depth
             && eval >= beta
             && !is_decided(beta)
             && ply >= 1
             && !self.current_move[ply - 1].is_null()
         {
-            let r = 3 + depth / 4 + ((eval - beta) / 200).min(3);
+            let r = p.nmp_base
+                + depth / p.nmp_depth_divisor
+                + ((eval - beta) / p.nmp_eval_divisor).min(p.nmp_eval_max);
             self.current_move[ply] = Move::NULL;
             let saved_floor = self.scan_floor;
             self.scan_floor = self.root_index + ply + 1;
-            self.pos.make_null_move();
+            self.make_null_move();
             let score = -self.search::<false>(-beta, -beta + 1, depth - r, ply + 1, !cut_node);
-            self.pos.unmake_null_move();
+            self.unmake_null_move();
             self.scan_floor = saved_floor;
             if self.stopped {
                 return 0;
@@ -802,7 +815,7 @@ impl<'a> Worker<'a> {
         }
 
         // Without a TT move, a PV node searches a little shallower to find one cheaply.
-        if PV && tt_move.is_null() && depth >= 6 {
+        if PV && tt_move.is_null() && depth >= p.iid_min_depth {
             depth -= 1;
         }
 
@@ -829,6 +842,7 @@ impl<'a> Worker<'a> {
             killers,
             counter,
             self.heur,
+            p,
         );
 
         let original_alpha = alpha;
@@ -837,7 +851,7 @@ impl<'a> Worker<'a> {
         let mut move_count = 0usize;
         let mut quiets_tried = [Move::NULL; 64];
         let mut quiet_count = 0usize;
-        let lmp_limit = (3 + depth * depth) as usize / if improving { 1 } else { 2 };
+        let lmp_limit = (p.lmp_base + depth * depth) as usize / if improving { 1 } else { 2 };
         let mut next = 0;
         while let Some(mv) = pick_next(&mut list, &mut scores, next) {
             let order_score = scores[next];
@@ -853,13 +867,17 @@ impl<'a> Worker<'a> {
                 && best_score > -RULE_WIN_IN_MAX_PLY
             {
                 if quiet {
-                    if depth <= 8 && move_count > lmp_limit {
+                    if depth <= p.lmp_max_depth && move_count > lmp_limit {
                         continue;
                     }
-                    if depth <= 6 && eval + 150 + 120 * depth <= alpha {
+                    if depth <= p.futility_max_depth
+                        && eval + p.futility_base + p.futility_margin * depth <= alpha
+                    {
                         continue;
                     }
-                } else if depth <= 6 && !see_ge(&self.pos, mv, -120 * depth) {
+                } else if depth <= p.see_prune_max_depth
+                    && !see_ge(&self.pos, mv, -p.see_prune_margin * depth)
+                {
                     continue;
                 }
             }
@@ -867,18 +885,18 @@ impl<'a> Worker<'a> {
             let extension = i32::from(
                 gives_check
                     && features.check_extension
-                    && (ply as i32) < 2 * self.root_depth
+                    && (ply as i32) < p.check_ext_ply_factor * self.root_depth
                     && see_ge(&self.pos, mv, 0),
             );
             let new_depth = depth - 1 + extension;
             self.current_move[ply] = mv;
-            let undo = self.pos.make_move(mv);
+            let undo = self.make_move(mv);
             tt.prefetch(self.pos.key());
 
             let mut score;
             let full_depth_null_window;
             if features.lmr
-                && depth >= 3
+                && depth >= p.lmr_min_depth
                 && move_count > 1 + usize::from(PV)
                 && quiet
                 && !gives_check
@@ -889,7 +907,8 @@ impl<'a> Worker<'a> {
                 if order_score >= super::ordering::KILLER_FLOOR {
                     r -= 1;
                 }
-                r -= order_score.clamp(-8192, 8192) / 8192;
+                r -= order_score.clamp(-p.lmr_history_divisor, p.lmr_history_divisor)
+                    / p.lmr_history_divisor;
                 let d = (new_depth - r.max(0)).clamp(1, new_depth.max(1));
                 score = -self.search::<false>(-alpha - 1, -alpha, d, ply + 1, true);
                 full_depth_null_window = score > alpha && d < new_depth;
@@ -903,7 +922,7 @@ impl<'a> Worker<'a> {
             if PV && (move_count == 1 || score > alpha) {
                 score = -self.search::<true>(-beta, -alpha, new_depth, ply + 1, false);
             }
-            self.pos.unmake_move(mv, undo);
+            self.unmake_move(mv, undo);
             if self.stopped {
                 return 0;
             }
@@ -932,30 +951,16 @@ impl<'a> Worker<'a> {
             return alpha;
         }
         if best_score >= beta && is_quiet(&self.pos, best_move) {
-            let bonus = history_bonus(depth);
+            let bonus = p.history_bonus(depth);
             self.heur.update_history(side, best_move, bonus);
             for &q in &quiets_tried[..quiet_count] {
                 self.heur.update_history(side, q, -bonus);
             }
             self.heur.record_cutoff(side, ply, best_move, previous);
         }
-        let bound = if best_score >= beta {
-            Bound::Lower
-        } else if PV && best_score > original_alpha {
-            Bound::Exact
-        } else {
-            Bound::Upper
-        };
-        let stored_eval = if in_check { 0 } else { eval };
-        let bound = tt_bound(best_score, bound);
-        tt.store(
-            key,
-            best_move,
-            to_tt(best_score, ply),
-            stored_eval,
-            depth,
-            bound,
-        );
+        let eval = (!in_check).then_some(eval);
+        let window = (original_alpha, beta);
+        store_result(tt, key, ply, depth, best_move, best_score, window, PV, eval);
         best_score
     }
 
@@ -984,18 +989,12 @@ impl<'a> Worker<'a> {
         let key = self.pos.key();
         let tt_hit = tt.probe(key);
         let tt_move = tt_hit.map_or(Move::NULL, |e| e.mv);
-        if let Some(e) = tt_hit {
-            let score = from_tt(e.score, ply);
-            if !PV
-                && match e.bound {
-                    Bound::Exact => true,
-                    Bound::Lower => score >= beta,
-                    Bound::Upper => score <= alpha,
-                    Bound::None => false,
-                }
-            {
-                return score;
-            }
+        // Any stored depth will do for quiescence.
+        if let Some(e) = tt_hit
+            && !PV
+            && let Some(score) = tt_cutoff(&e, i32::MIN, ply, alpha, beta)
+        {
+            return score;
         }
         let stand_pat = if in_check {
             -INFINITE
@@ -1020,13 +1019,22 @@ impl<'a> Worker<'a> {
             return mated_in(ply);
         }
         let mut scores = [0i32; 256];
-        score_tactical(&self.pos, &list, &mut scores, tt_move, self.heur);
+        score_tactical(
+            &self.pos,
+            &list,
+            &mut scores,
+            tt_move,
+            self.heur,
+            &self.shared.params,
+        );
         let mut next = 0;
         while let Some(mv) = pick_next(&mut list, &mut scores, next) {
             next += 1;
             if !in_check {
                 // Delta pruning, then skip exchanges that lose material.
-                if stand_pat + tactical_gain(&self.pos, mv) + 200 <= alpha {
+                if stand_pat + tactical_gain(&self.pos, mv) + self.shared.params.qs_delta_margin
+                    <= alpha
+                {
                     continue;
                 }
                 if !see_ge(&self.pos, mv, 0) {
@@ -1034,9 +1042,9 @@ impl<'a> Worker<'a> {
                 }
             }
             self.current_move[ply] = mv;
-            let undo = self.pos.make_move(mv);
+            let undo = self.make_move(mv);
             let score = -self.qsearch::<PV>(-beta, -alpha, ply + 1);
-            self.pos.unmake_move(mv, undo);
+            self.unmake_move(mv, undo);
             if self.stopped {
                 return 0;
             }
@@ -1054,25 +1062,60 @@ impl<'a> Worker<'a> {
                 }
             }
         }
-        let bound = if best_score >= beta {
-            Bound::Lower
-        } else if PV && best_score > original_alpha {
-            Bound::Exact
-        } else {
-            Bound::Upper
-        };
-        let stored_eval = if in_check { 0 } else { stand_pat };
-        let bound = tt_bound(best_score, bound);
-        tt.store(
-            key,
-            best_move,
-            to_tt(best_score, ply),
-            stored_eval,
-            0,
-            bound,
-        );
+        let eval = (!in_check).then_some(stand_pat);
+        let window = (original_alpha, beta);
+        store_result(tt, key, ply, 0, best_move, best_score, window, PV, eval);
         best_score
     }
+}
+
+/// The table's score for a node at `ply` searched with `(alpha, beta)` to `depth`, if the
+/// entry settles it: deep enough, and an exact score or a bound on the right side.
+#[inline(always)]
+fn tt_cutoff(e: &TtEntry, depth: i32, ply: usize, alpha: i32, beta: i32) -> Option<i32> {
+    let score = from_tt(e.score, ply);
+    let settles = e.depth >= depth
+        && match e.bound {
+            Bound::Exact => true,
+            Bound::Lower => score >= beta,
+            Bound::Upper => score <= alpha,
+            Bound::None => false,
+        };
+    settles.then_some(score)
+}
+
+/// Tables a node's result `best` (with `best_move`, possibly NULL): a lower bound if it reached
+/// beta of the `(alpha, beta)` window the node was searched with, exact if it rose above alpha
+/// at a PV node, an upper bound otherwise; the static evaluation, if any (none in check).
+#[allow(clippy::too_many_arguments)]
+#[inline(always)]
+fn store_result(
+    tt: &TranspositionTable,
+    key: u64,
+    ply: usize,
+    depth: i32,
+    best_move: Move,
+    best: i32,
+    (alpha, beta): (i32, i32),
+    pv: bool,
+    eval: Option<i32>,
+) {
+    let bound = if best >= beta {
+        Bound::Lower
+    } else if pv && best > alpha {
+        Bound::Exact
+    } else {
+        Bound::Upper
+    };
+    let bound = tt_bound(best, bound);
+    tt.store(
+        key,
+        best_move,
+        to_tt(best, ply),
+        eval.unwrap_or(0),
+        depth,
+        bound,
+    );
 }
 
 /// How a result may be tabled: repetition verdicts depend on the path that reached the node

@@ -3,6 +3,7 @@
 
 use super::notation::MoveError;
 use super::position::Position;
+use super::repetition::repetition_verdict_after;
 use super::types::{Color, Move};
 use std::fmt;
 
@@ -75,84 +76,9 @@ impl HistoryEntry {
     }
 }
 
-/// How many times a position must occur for 千日手.
-pub const REPETITION_OCCURRENCES: usize = 4;
-
-/// The loser of a repetition cycle and why.
-#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
-pub struct RepetitionVerdict {
-    pub loser: Color,
-    /// `Repetition` (sente loses) or `PerpetualCheck` (the checking side loses).
-    pub reason: EndReason,
-}
-
-/// Judges the cycle from `history[first]` to the last entry, which must be the same position.
-/// `side_to_move` is the side to move in the last entry (entries alternate sides).
-///
-/// If exactly one side gave check with every one of its moves in the cycle, that side loses
-/// (perpetual check); otherwise — no perpetual check, or both sides checking throughout —
-/// sente loses.
-pub fn cycle_verdict(
-    history: &[HistoryEntry],
-    first: usize,
-    side_to_move: Color,
-) -> RepetitionVerdict {
-    let last = history.len() - 1;
-    debug_assert!(first < last && history[first].key == history[last].key);
-    // Entry j was reached by a move of the side not to move at j, and `in_check` says whether
-    // that move gave check. Entries with the parity of `last` were reached by `!side_to_move`.
-    let mut opponent_always_checked = true; // `!side_to_move`, who completed the cycle
-    let mut mover_always_checked = true; // `side_to_move`
-    for (j, entry) in history.iter().enumerate().take(last + 1).skip(first + 1) {
-        if (last - j).is_multiple_of(2) {
-            opponent_always_checked &= entry.in_check;
-        } else {
-            mover_always_checked &= entry.in_check;
-        }
-    }
-    match (opponent_always_checked, mover_always_checked) {
-        (true, false) => RepetitionVerdict {
-            loser: !side_to_move,
-            reason: EndReason::PerpetualCheck,
-        },
-        (false, true) => RepetitionVerdict {
-            loser: side_to_move,
-            reason: EndReason::PerpetualCheck,
-        },
-        _ => RepetitionVerdict {
-            loser: Color::Sente,
-            reason: EndReason::Repetition,
-        },
-    }
-}
-
-/// The 千日手 verdict if the last entry of `history` is the fourth occurrence of its position;
-/// `None` otherwise. `side_to_move` is the side to move in the last entry.
-///
-/// Search and referee both use this (search may call [`cycle_verdict`] on earlier repetitions).
-/// Entries must alternate sides to move, one per ply: no null moves in between.
-pub fn repetition_verdict(
-    history: &[HistoryEntry],
-    side_to_move: Color,
-) -> Option<RepetitionVerdict> {
-    let last = history.len().checked_sub(1)?;
-    let key = history[last].key;
-    // The key includes the side to move, so only entries of the same parity can match.
-    let mut occurrences = 1;
-    let mut first = last;
-    let mut j = last;
-    while j >= 2 {
-        j -= 2;
-        if history[j].key == key {
-            occurrences += 1;
-            first = j;
-        }
-    }
-    if occurrences < REPETITION_OCCURRENCES {
-        return None;
-    }
-    Some(cycle_verdict(history, first, side_to_move))
-}
+pub use super::repetition::{
+    REPETITION_OCCURRENCES, RepetitionVerdict, cycle_verdict, repetition_verdict,
+};
 
 /// A game in progress (or finished): start position, moves, history and result.
 #[derive(Clone, Debug)]
@@ -225,6 +151,19 @@ impl Game {
     /// One entry per position, the start position included (so `moves().len() + 1` entries).
     pub fn history(&self) -> &[HistoryEntry] {
         &self.history
+    }
+
+    /// The 千日手 verdict if the game went on to `next` (the position after a move being
+    /// considered): `None` unless `next` would be the fourth occurrence of its position. Cheap
+    /// when it is not (only keys are compared; the check flag is computed only for a repetition).
+    pub fn repetition_verdict_after(&self, next: &Position) -> Option<RepetitionVerdict> {
+        let key = next.key();
+        let index = self.history.len();
+        let occ = super::repetition::earlier_occurrences(&self.history[..], key, index, 0)?;
+        if occ.count < REPETITION_OCCURRENCES {
+            return None;
+        }
+        repetition_verdict_after(&self.history, HistoryEntry::of(next), next.side_to_move())
     }
 
     /// Number of moves played.

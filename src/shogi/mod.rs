@@ -7,14 +7,16 @@ pub mod game;
 pub mod movegen;
 pub mod notation;
 pub mod position;
+pub mod repetition;
 pub mod types;
 
 pub use bitboard::Bitboard;
-pub use game::{
-    EndReason, Game, GameStatus, HistoryEntry, REPETITION_OCCURRENCES, RepetitionVerdict,
-    cycle_verdict, repetition_verdict,
-};
+pub use game::{EndReason, Game, GameStatus, HistoryEntry};
 pub use movegen::{GenKind, MoveList, perft, perft_divide, perft_until};
 pub use notation::{MoveError, SfenError};
 pub use position::{Position, Undo};
+pub use repetition::{
+    REPETITION_OCCURRENCES, RepetitionVerdict, cycle_verdict, repetition_verdict,
+    repetition_verdict_after,
+};
 pub use types::{Color, Hand, Move, Piece, PieceKind, Square};

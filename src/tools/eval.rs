@@ -26,11 +26,7 @@ pub fn run(args: &EvalArgs) -> Result<(), String> {
             nn::load_from_path(path).map_err(|e| e.to_string())?,
             path.display().to_string(),
         ),
-        None if nn::has_embedded_weights() => (nn::default_network(), "embedded".to_string()),
-        None => (
-            nn::default_network(),
-            "random-init (no trained weights embedded)".to_string(),
-        ),
+        None => (nn::default_network(), "embedded".to_string()),
     };
     println!("{}", pos.pretty());
     println!("sfen {}", pos.to_sfen());

@@ -1,6 +1,7 @@
 //! Command-line tools (perft, eval, ...). `src/main.rs` only wires them.
 
 pub mod eval;
+pub mod mate_oracle;
 pub mod perft;
 
 use crate::shogi::Position;
@@ -41,4 +42,25 @@ pub fn random_positions(n: usize, seed: u64, max_plies: usize) -> Vec<Position> 
         }
     }
     out
+}
+
+/// A random position reached by up to 59 random legal moves from the start, not finished
+/// (the side to move has a legal move).
+pub fn random_position(rng: &mut impl rand::Rng) -> Position {
+    loop {
+        let mut pos = Position::startpos();
+        let plies = rng.gen_range(0..60);
+        let mut ok = true;
+        for _ in 0..plies {
+            let moves = pos.legal_moves();
+            if moves.is_empty() {
+                ok = false;
+                break;
+            }
+            pos.make_move(moves[rng.gen_range(0..moves.len())]);
+        }
+        if ok && pos.has_legal_move() {
+            return pos;
+        }
+    }
 }

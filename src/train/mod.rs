@@ -77,7 +77,7 @@ pub(crate) fn progress_bar(len: u64, template: &str) -> ProgressBar {
 }
 
 /// The network's training rows for mate samples (features of each position, its label).
-pub(crate) fn mate_dataset<'a>(
+pub fn mate_dataset<'a>(
     samples: impl ExactSizeIterator<Item = &'a MateSample>,
 ) -> Result<Dataset, String> {
     let mut data = Dataset::with_capacity(nn::NUM_FEATURES, samples.len());
@@ -91,4 +91,11 @@ pub(crate) fn mate_dataset<'a>(
         data.push(features.values(), s.target);
     }
     Ok(data)
+}
+
+/// `n` freshly generated mate / pre-mate samples (`matedata::generate` with `seed`) as training
+/// rows: what the nn bench and the shape example train on.
+pub fn generate_mate_dataset(n: usize, seed: u64) -> Dataset {
+    let samples = matedata::generate(&matedata::MateGenConfig { positions: n, seed }, |_, _| {});
+    mate_dataset(samples.iter()).expect("generated positions are valid")
 }
