@@ -51,11 +51,6 @@ pub fn engine_evaluator() -> std::sync::Arc<dyn crate::eval::Evaluator> {
     std::sync::Arc::new(NetworkEvaluator::with_default_network())
 }
 
-/// Temporary alias of the old name, for `protocol/usi/evaluator.rs` and `train/selfplay.rs`;
-/// remove at merge (the trait is `crate::eval::Evaluator`, the network's type
-/// [`NetworkEvaluator`]).
-pub use self::NetworkEvaluator as Evaluator;
-
 /// The search sees the network through the `eval::Evaluator` trait; the cp score comes straight
 /// from the logit, skipping the round trip through the probability.
 impl crate::eval::Evaluator for NetworkEvaluator {

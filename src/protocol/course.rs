@@ -231,7 +231,6 @@ pub fn run(args: &PlayArgs) -> Result<(), String> {
         .filter(|t| !t.is_zero())
         .ok_or_else(|| format!("--movetime {} is not a positive time", args.movetime))?;
     let mut searcher = Searcher::new(SearchOptions {
-        max_plies: Some(COURSE_MAX_PLIES),
         ..SearchOptions::default()
     });
     searcher.set_evaluator(match &args.eval_file {

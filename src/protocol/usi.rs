@@ -21,8 +21,9 @@ use std::sync::{Arc, mpsc};
 use std::thread::{self, JoinHandle};
 use std::time::{Duration, Instant};
 
+use crate::eval::Evaluator;
 use crate::search::{
-    ClockLimits, Evaluator, Limits, SearchControl, SearchOptions, Searcher, THREAD_STACK, bench,
+    ClockLimits, Limits, SearchControl, SearchOptions, Searcher, THREAD_STACK, bench,
 };
 use crate::shogi::game::Game;
 use crate::shogi::{Color, Move, Position, Square, perft_until};
@@ -115,7 +116,6 @@ struct Session {
     out: Output,
     options: UsiOptions,
     game: Game,
-    max_plies: Option<u32>,
     evaluator: Arc<dyn Evaluator>,
     /// Which weights the evaluator has, for people (`info string`).
     evaluator_description: String,
@@ -130,7 +130,6 @@ impl Session {
     fn new(out: Output) -> Session {
         let defaults = SearchOptions::default();
         let options = UsiOptions::new(&defaults);
-        let max_plies = defaults.max_plies;
         let builtin = evaluator::builtin();
         let evaluator = builtin.evaluator;
         let mut searcher = Searcher::new(defaults);
@@ -138,8 +137,7 @@ impl Session {
         Session {
             out,
             options,
-            game: new_game(Position::startpos(), max_plies),
-            max_plies,
+            game: Game::new(Position::startpos()),
             evaluator,
             evaluator_description: builtin.description,
             report_setup: true,
@@ -211,7 +209,7 @@ impl Session {
     fn usinewgame(&mut self) {
         if let Some(searcher) = self.idle_searcher("usinewgame") {
             searcher.clear();
-            self.game = new_game(Position::startpos(), self.max_plies);
+            self.game = new_game(Position::startpos(), self.game.max_plies());
         }
     }
 
@@ -244,8 +242,7 @@ impl Session {
             }
             Setting::MultiPv(n) => options.multipv = n,
             Setting::MaxPly(limit) => {
-                options.max_plies = limit;
-                self.max_plies = limit;
+                // The game owns its draw limit; the search reads it from there.
                 self.game.set_max_plies(limit);
             }
             Setting::MoveOverhead(overhead) => options.move_overhead = overhead,
@@ -336,7 +333,7 @@ impl Session {
                 }
             },
         };
-        let mut game = new_game(start, self.max_plies);
+        let mut game = new_game(start, self.game.max_plies());
         for (index, text) in moves.iter().enumerate() {
             let result = game
                 .position()

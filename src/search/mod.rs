@@ -22,10 +22,7 @@ use std::time::{Duration, Instant};
 use crate::shogi::game::{Game, HistoryEntry};
 use crate::shogi::{Move, Position};
 
-/// Temporary re-export for `protocol/usi.rs` and `protocol/usi/evaluator.rs`, which name the
-/// trait by its old path; the owner is [`crate::eval::Evaluator`]. Remove at merge.
-pub use crate::eval::Evaluator;
-use crate::eval::MaterialEvaluator;
+use crate::eval::{Evaluator, MaterialEvaluator};
 pub use params::{ParamError, ParamSpec, SearchParams};
 pub use tt::TranspositionTable;
 pub use worker::THREAD_STACK;
@@ -167,11 +164,6 @@ pub struct SearchOptions {
     pub hash_mb: usize,
     pub threads: usize,
     pub multipv: usize,
-    /// Not read by the search: the ply limit is a rule of the game, owned by `Game`
-    /// (`Game::set_max_plies`), and `Searcher::search` takes it from there. Kept only because
-    /// `protocol/usi.rs` and `protocol/course.rs` still set it (always to the game's value);
-    /// remove at merge.
-    pub max_plies: Option<u32>,
     /// Time kept back per move for communication delays.
     pub move_overhead: Duration,
     pub features: SearchFeatures,
@@ -185,7 +177,6 @@ impl Default for SearchOptions {
             hash_mb: 64,
             threads: 1,
             multipv: 1,
-            max_plies: None,
             move_overhead: Duration::from_millis(10),
             features: SearchFeatures::default(),
             params: SearchParams::DEFAULT,

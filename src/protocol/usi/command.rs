@@ -247,9 +247,12 @@ fn command(input: &str) -> Parsed<'_, Command> {
         "gameover" => gameover(rest),
         "perft" => perft(rest, "perft"),
         "bench" => {
-            let (rest, depth) = opt(value::<u32>("bench", "a depth"))(rest)?;
+            if rest.trim().is_empty() {
+                return Ok((rest, Command::Bench(None)));
+            }
+            let (rest, depth) = value::<u32>("bench", "a depth")(rest)?;
             let (rest, ()) = end_of_line("bench")(rest)?;
-            Ok((rest, Command::Bench(depth)))
+            Ok((rest, Command::Bench(Some(depth))))
         }
         other => fail(format!("unknown command {}", quoted(other))),
     }

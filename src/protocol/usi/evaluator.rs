@@ -3,8 +3,8 @@
 
 use std::sync::Arc;
 
+use crate::eval::Evaluator;
 use crate::nn;
-use crate::search::Evaluator;
 
 /// An evaluator with what a person needs to know which one it is.
 pub struct Loaded {
@@ -27,7 +27,7 @@ pub fn load(path: &str) -> Result<Loaded, String> {
     let net = nn::load_from_path(path).map_err(|e| e.to_string())?;
     // The file held exactly this encoding (decoding checks its checksum and length).
     let bytes = nn::weights::encode(&net);
-    let evaluator = nn::Evaluator::new(net, path).map_err(|e| format!("{path}: {e}"))?;
+    let evaluator = nn::NetworkEvaluator::new(net, path).map_err(|e| format!("{path}: {e}"))?;
     Ok(Loaded {
         evaluator: Arc::new(evaluator),
         description: format!("'{path}' ({})", size_and_checksum(&bytes)),

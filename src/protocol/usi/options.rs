@@ -109,7 +109,8 @@ impl UsiOptions {
                 spec(
                     Name::MaxPly,
                     "MaxPly",
-                    spin(defaults.max_plies.unwrap_or(0) as usize, 0, 1_000_000),
+                    // 0: no draw limit, as a new `Game` has.
+                    spin(0, 0, 1_000_000),
                 ),
                 spec(
                     Name::MoveOverhead,

@@ -89,7 +89,7 @@ mod tests {
 
     #[test]
     fn a_network_scores_half_against_itself() {
-        let net = Arc::new(nn::Evaluator::with_default_network());
+        let net = Arc::new(nn::NetworkEvaluator::with_default_network());
         // Each opening is played from both sides by the same deterministic player, so every
         // pair scores exactly one point in total; one-ply and with a depth-2 search.
         for depth in [0, 2] {

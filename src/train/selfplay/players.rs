@@ -9,10 +9,7 @@ use rand::{Rng, SeedableRng};
 
 use crate::nn::{self, Features};
 use crate::search::{Limits, SearchControl, SearchOptions, Searcher};
-use crate::shogi::{
-    Color, Game, GameStatus, HistoryEntry, Move, PieceKind, Position, REPETITION_OCCURRENCES,
-    repetition_verdict,
-};
+use crate::shogi::{Game, GameStatus, Move, Position};
 
 /// How moves are chosen.
 #[derive(Clone, Copy, Debug)]
@@ -84,29 +81,16 @@ const DECISIVE_LOGIT: f32 = 30.0;
 /// Who chooses the moves of one side: a network, or the material-greedy baseline.
 #[derive(Clone, Copy, Debug)]
 pub enum Player<'a> {
-    Net(&'a Arc<nn::Evaluator>),
+    Net(&'a Arc<nn::NetworkEvaluator>),
     /// Material count (board and hands, `PieceKind::value`): an absolute yardstick that does
     /// not move with the networks being trained. One-ply with ties broken at random, or with a
     /// depth the search with its material evaluator.
     Material,
 }
 
-/// Material balance for the side to move, in pawns.
+/// Material balance for the side to move, in pawns (no bonus for pieces in hand).
 fn material(pos: &Position) -> f32 {
-    let us = pos.side_to_move();
-    let mut total = 0;
-    for color in Color::ALL {
-        let sign = if color == us { 1 } else { -1 };
-        for sq in pos.pieces(color) {
-            if let Some(p) = pos.piece_at(sq).filter(|p| p.kind != PieceKind::King) {
-                total += sign * p.kind.value();
-            }
-        }
-        for kind in PieceKind::HAND {
-            total += sign * pos.hand(color).count(kind) as i32 * kind.value();
-        }
-    }
-    total as f32 / 100.0
+    crate::eval::material_balance(pos, 0) as f32 / 100.0
 }
 
 /// The mover's score of every legal move: `−logit V(s')`, i.e. the logit of `1 − V(s')`, or
@@ -121,8 +105,6 @@ fn score_moves(
 ) -> Vec<f32> {
     let pos = game.position();
     let mover = pos.side_to_move();
-    let history = game.history();
-    let mut scratch: Vec<HistoryEntry> = Vec::new();
     moves
         .iter()
         .map(|&mv| {
@@ -130,29 +112,12 @@ fn score_moves(
             if !child.has_legal_move() {
                 return DECISIVE_LOGIT;
             }
-            // Only a position seen three times before (same side to move) can end by 千日手.
-            let key = child.key();
-            let seen = history
-                .iter()
-                .rev()
-                .skip(1)
-                .step_by(2)
-                .filter(|e| e.key == key)
-                .count();
-            if seen + 1 >= REPETITION_OCCURRENCES {
-                if scratch.is_empty() {
-                    scratch.extend_from_slice(history);
-                }
-                scratch.push(HistoryEntry::of(&child));
-                let verdict = repetition_verdict(&scratch, child.side_to_move());
-                scratch.pop();
-                if let Some(v) = verdict {
-                    return if v.loser == mover {
-                        -DECISIVE_LOGIT
-                    } else {
-                        DECISIVE_LOGIT
-                    };
-                }
+            if let Some(v) = game.repetition_verdict_after(&child) {
+                return if v.loser == mover {
+                    -DECISIVE_LOGIT
+                } else {
+                    DECISIVE_LOGIT
+                };
             }
             match player {
                 Player::Net(net) => {
@@ -269,7 +234,7 @@ pub(super) fn play_out(
 
 /// Plays one self-play game: random opening, then the policy for both sides.
 pub fn play_selfplay_game(
-    evaluator: &Arc<nn::Evaluator>,
+    evaluator: &Arc<nn::NetworkEvaluator>,
     policy: Policy,
     max_plies: u32,
     random_plies: usize,
@@ -301,7 +266,7 @@ pub fn play_selfplay_game(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::shogi::EndReason;
+    use crate::shogi::{Color, EndReason, PieceKind};
 
     #[test]
     fn choice_is_greedy_at_zero_temperature_and_follows_the_softmax() {
@@ -318,7 +283,7 @@ mod tests {
 
     #[test]
     fn games_are_legal_and_deterministic() {
-        let net = Arc::new(nn::Evaluator::with_default_network());
+        let net = Arc::new(nn::NetworkEvaluator::with_default_network());
         let searching = Policy {
             temperature: 0.5,
             depth: 2,
@@ -356,7 +321,7 @@ mod tests {
 
     #[test]
     fn final_return_is_from_the_last_side_to_move() {
-        let net = Arc::new(nn::Evaluator::with_default_network());
+        let net = Arc::new(nn::NetworkEvaluator::with_default_network());
         let r = play_selfplay_game(&net, Policy::one_ply(1.0), 200, 4, 11);
         let last = r.positions.last().unwrap();
         match r.status {

@@ -27,13 +27,14 @@ fn load_network(path: &Path, what: &str) -> Result<Network, String> {
 /// The progress matches of `net`: against the reference network and the material baseline.
 fn progress_matches(
     net: &Network,
-    reference: &Arc<nn::Evaluator>,
+    reference: &Arc<nn::NetworkEvaluator>,
     args: &SelfplayArgs,
 ) -> Result<(Option<MatchScore>, Option<MatchScore>), String> {
     if args.eval_games == 0 {
         return Ok((None, None));
     }
-    let current = Arc::new(nn::Evaluator::new(net.clone(), "current").map_err(|e| e.to_string())?);
+    let current =
+        Arc::new(nn::NetworkEvaluator::new(net.clone(), "current").map_err(|e| e.to_string())?);
     let play = |opponent| {
         play_match(
             Player::Net(&current),
@@ -115,7 +116,7 @@ pub fn run(args: &SelfplayArgs) -> Result<SelfplayReport, String> {
         None => start_net.clone(),
     };
     let reference =
-        Arc::new(nn::Evaluator::new(reference_net, "reference").map_err(|e| e.to_string())?);
+        Arc::new(nn::NetworkEvaluator::new(reference_net, "reference").map_err(|e| e.to_string())?);
     let mate_samples = if args.mate_share > 0.0 && args.mate_data.exists() {
         let s = matedata::load(&args.mate_data).map_err(|e| e.to_string())?;
         log::info!(
@@ -187,7 +188,8 @@ pub fn run(args: &SelfplayArgs) -> Result<SelfplayReport, String> {
     for iteration in done + 1..=args.iterations {
         let started = Instant::now();
         let net = Arc::new(
-            nn::Evaluator::new(trainer.network().clone(), "selfplay").map_err(|e| e.to_string())?,
+            nn::NetworkEvaluator::new(trainer.network().clone(), "selfplay")
+                .map_err(|e| e.to_string())?,
         );
         let pb = crate::train::progress_bar(
             args.games as u64,
