@@ -3,6 +3,7 @@
 pub mod eval;
 pub mod fileio;
 pub mod matches;
+pub mod memory;
 pub mod nn;
 pub mod protocol;
 pub mod search;

@@ -10,10 +10,12 @@ const ALLOWED: &[(&str, &[&str])] = &[
     ("shogi", &[]),
     // Checked reads and atomic writes of files: a utility beside the rules core.
     ("fileio", &[]),
+    // What memory the system can give: beside the rules core too.
+    ("memory", &[]),
     ("eval", &["shogi"]),
     ("nn", &["shogi", "eval", "fileio"]),
     // `search::bench` plays with `nn::engine_evaluator`, what the engine plays with.
-    ("search", &["shogi", "eval", "nn"]),
+    ("search", &["shogi", "eval", "nn", "memory"]),
 ];
 
 fn rust_files(dir: &Path, out: &mut Vec<std::path::PathBuf>) {

@@ -95,11 +95,13 @@ fn more_iterations_continue_from_the_checkpoint_to_the_same_weights() {
         csv_without_timings(&resumed.with_extension("csv")),
         csv_without_timings(&straight.with_extension("csv"))
     );
-    // Two iterations instead of a baseline match and three.
+    // Two iterations instead of a baseline match and three: the work is what is checked (wall
+    // times on a shared machine are too noisy to assert); they are printed for people.
     assert!(
-        resume_time < full_time,
-        "resumed run {resume_time:?}, uninterrupted run {full_time:?}"
+        err.contains("selfplay 2/3") && err.contains("selfplay 3/3"),
+        "{err}"
     );
+    eprintln!("resumed run {resume_time:?}, uninterrupted run {full_time:?}");
     // --restart starts over: the same weights again, every iteration played.
     let (o, _) = run_ok(selfplay(&resumed, 3).arg("--restart"));
     let err = String::from_utf8_lossy(&o.stderr);

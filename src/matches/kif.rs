@@ -5,6 +5,7 @@
 use std::fmt::Write as _;
 use std::time::Duration;
 
+use crate::shogi::display;
 use crate::shogi::{Color, Hand, Move, PieceKind, Position, Square};
 
 /// How a recorded game ended, in KIF's vocabulary.
@@ -137,19 +138,12 @@ pub fn board_diagram(pos: &Position) -> String {
     let mut s = String::new();
     let _ = writeln!(s, "後手の持駒：{}", hand_kif(pos.hand(Color::Gote)));
     s.push_str("  ５ ４ ３ ２ １\n+---------------+\n");
-    for rank in 0..5u8 {
-        s.push('|');
-        for file in (1..=5u8).rev() {
-            match pos.piece_at(Square::new(file, rank)) {
-                None => s.push_str(" ・"),
-                Some(piece) => {
-                    s.push(if piece.color == Color::Gote { 'v' } else { ' ' });
-                    // The diagram has one character per piece: promoted silver is 全.
-                    s.push(piece.kind.kanji());
-                }
-            }
-        }
-        let _ = writeln!(s, "|{}", KANJI_NUMERALS[rank as usize + 1]);
+    // One character per piece (promoted silver is 全), as the diagram format wants.
+    for (rank, row) in display::board_rows(pos, display::kanji_cell)
+        .iter()
+        .enumerate()
+    {
+        let _ = writeln!(s, "|{row}|{}", KANJI_NUMERALS[rank + 1]);
     }
     s.push_str("+---------------+\n");
     let _ = writeln!(s, "先手の持駒：{}", hand_kif(pos.hand(Color::Sente)));

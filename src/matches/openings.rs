@@ -60,16 +60,13 @@ impl Opening {
                 Position::from_sfen(&sfen.join(" ")).map_err(PositionError::Sfen)?
             }
         };
-        let mut pos = start.clone();
-        let mut moves = Vec::with_capacity(tail.len());
-        for (index, text) in tail.iter().enumerate() {
-            let mv = pos
-                .parse_move(text)
-                .map_err(|error| PositionError::Move { index, error })?;
-            pos.make_move(mv);
-            moves.push(mv);
-        }
-        Ok(Opening { start, moves })
+        let mut game = Game::new(start.clone());
+        game.play_texts(tail)
+            .map_err(|(index, error)| PositionError::Move { index, error })?;
+        Ok(Opening {
+            start,
+            moves: game.moves().to_vec(),
+        })
     }
 
     /// The game after the opening moves.

@@ -9,7 +9,8 @@ use std::time::Duration;
 
 use crate::protocol::usi::evaluator;
 use crate::search::{Limits, SearchControl, SearchOptions, Searcher};
-use crate::shogi::{Color, Game, GameStatus, Move, PieceKind, Position, Square};
+use crate::shogi::display;
+use crate::shogi::{Color, Game, GameStatus, Move, PieceKind, Position};
 
 /// The course's draw: 150 plies with no result.
 pub const COURSE_MAX_PLIES: u32 = 150;
@@ -86,18 +87,11 @@ pub fn course_board(pos: &Position) -> String {
         "gote hand: {}\n     A  B  C  D  E\n   +---------------+\n",
         hand(Color::Gote)
     );
-    for rank in 0..5u8 {
-        s.push_str(&format!(" {} |", 5 - rank));
-        for file in (1..=5u8).rev() {
-            match pos.piece_at(Square::new(file, rank)) {
-                None => s.push_str(" ・"),
-                Some(piece) => {
-                    s.push(if piece.color == Color::Gote { 'v' } else { ' ' });
-                    s.push(piece.kind.kanji());
-                }
-            }
-        }
-        s.push_str("|\n");
+    for (rank, row) in display::board_rows(pos, display::kanji_cell)
+        .iter()
+        .enumerate()
+    {
+        s.push_str(&format!(" {} |{row}|\n", 5 - rank));
     }
     s.push_str("   +---------------+\n");
     s.push_str(&format!("sente hand: {}", hand(Color::Sente)));

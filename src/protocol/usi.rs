@@ -23,10 +23,10 @@ use std::time::{Duration, Instant};
 
 use crate::eval::Evaluator;
 use crate::search::{
-    ClockLimits, Limits, SearchControl, SearchOptions, Searcher, THREAD_STACK, bench,
+    ClockLimits, Limits, SearchControl, SearchEvent, SearchOptions, Searcher, THREAD_STACK, bench,
 };
 use crate::shogi::game::Game;
-use crate::shogi::{Color, Move, Position, Square, perft_until};
+use crate::shogi::{Color, Move, Position, perft_until};
 
 use command::{Command, GoCommand, GoSearch, MateLimit, StartPosition, parse_command, quoted};
 use input::{InputLine, LineReader, MAX_LINE_BYTES};
@@ -112,6 +112,25 @@ impl RunningSearch {
     }
 }
 
+/// Sends a search's final line (`bestmove`, `checkmate`, …) exactly once, marking the search
+/// finished under the output lock first: once the GUI has read it, the next command finds the
+/// search over.
+struct Finisher {
+    out: Output,
+    finished: Arc<AtomicBool>,
+}
+
+impl Finisher {
+    fn finish(&self, line: &str) {
+        self.out
+            .line_if(|| !self.finished.swap(true, Ordering::SeqCst), line);
+    }
+
+    fn is_finished(&self) -> bool {
+        self.finished.load(Ordering::SeqCst)
+    }
+}
+
 struct Session {
     out: Output,
     options: UsiOptions,
@@ -121,6 +140,8 @@ struct Session {
     evaluator_description: String,
     /// Whether `isready` should say what is set up (after a change, and the first time).
     report_setup: bool,
+    /// `usinewgame` asked for a clean hash table; `isready` zeroes it.
+    clear_hash_at_ready: bool,
     /// `None` only while a search thread holds it (then `search` is `Some`).
     searcher: Option<Searcher>,
     search: Option<RunningSearch>,
@@ -141,6 +162,7 @@ impl Session {
             evaluator,
             evaluator_description: builtin.description,
             report_setup: true,
+            clear_hash_at_ready: false,
             searcher: Some(searcher),
             search: None,
         }
@@ -206,9 +228,14 @@ impl Session {
         self.searcher.as_mut()
     }
 
+    /// A new game: the history heuristics go at once; the hash table is zeroed at the next
+    /// `isready`, before `readyok`, since zeroing a big one can take longer than a whole move
+    /// and some GUIs send `go` right after `usinewgame`. (A search that comes first uses the
+    /// old entries, aged.)
     fn usinewgame(&mut self) {
         if let Some(searcher) = self.idle_searcher("usinewgame") {
-            searcher.clear();
+            searcher.clear_heuristics();
+            self.clear_hash_at_ready = true;
             self.game = new_game(Position::startpos(), self.game.max_plies());
         }
     }
@@ -246,6 +273,12 @@ impl Session {
                 self.game.set_max_plies(limit);
             }
             Setting::MoveOverhead(overhead) => options.move_overhead = overhead,
+            Setting::SearchParam(name, value) => {
+                // Checked against the parameter's range when parsed.
+                if let Err(e) = options.params.set(name, value) {
+                    self.out.error(format!("setoption: {e}"));
+                }
+            }
             Setting::Ponder(_) | Setting::Variant => {}
             Setting::EvalFile(path) => self.set_eval_file(path),
         }
@@ -279,6 +312,9 @@ impl Session {
             self.stop_search();
             if let Some(searcher) = self.searcher.as_mut() {
                 searcher.allocate();
+                if std::mem::take(&mut self.clear_hash_at_ready) {
+                    searcher.clear();
+                }
                 if self.report_setup {
                     let threads = searcher.options().threads;
                     self.out.note(format!(
@@ -334,20 +370,14 @@ impl Session {
             },
         };
         let mut game = new_game(start, self.game.max_plies());
-        for (index, text) in moves.iter().enumerate() {
-            let result = game
-                .position()
-                .parse_move(text)
-                .and_then(|mv| game.play(mv));
-            if let Err(e) = result {
-                return self.out.error(format!(
-                    "position: move {} {}: {e}; the position is unchanged",
-                    index + 1,
-                    quoted(text)
-                ));
-            }
+        match game.play_texts(moves) {
+            Ok(()) => self.game = game,
+            Err((index, e)) => self.out.error(format!(
+                "position: move {} {}: {e}; the position is unchanged",
+                index + 1,
+                quoted(&moves[index])
+            )),
         }
-        self.game = game;
     }
 
     fn go(&mut self, go: GoCommand, received: Instant) {
@@ -368,9 +398,9 @@ impl Session {
                 MateLimit::Infinite => None,
             };
             let fallback = "checkmate timeout".to_string();
-            self.spawn_search(false, false, fallback, move |searcher, control, _| {
+            self.spawn_search(false, false, fallback, move |searcher, control, _, _| {
                 let result = searcher.mate_search(&root, time, control);
-                report::checkmate_line(&root, &result)
+                Some(report::checkmate_line(&root, &result))
             });
             return;
         }
@@ -383,21 +413,22 @@ impl Session {
             params.ponder,
             params.infinite,
             fallback,
-            move |searcher, control, out| {
+            move |searcher, control, out, finisher| {
                 // Resigning still waits for stop or ponderhit, like any bestmove.
                 if !root.has_legal_move() {
-                    return "bestmove resign".to_string();
+                    return Some("bestmove resign".to_string());
                 }
                 log::debug!("go: search starts {:?} after the go", received.elapsed());
                 let result = searcher.search(&game, &limits, control, &mut |event| {
-                    out.line(&report::event_line(&root, event))
+                    if let SearchEvent::Finished(result) = event {
+                        log::debug!("go: bestmove {:?} after the go", received.elapsed());
+                        finisher.finish(&report::bestmove_line(&root, result));
+                    } else if let Some(line) = report::event_line(&root, event) {
+                        out.line(&line);
+                    }
                 });
-                log::debug!(
-                    "go: search done {:?} after the go, depth {}",
-                    received.elapsed(),
-                    result.depth
-                );
-                report::bestmove_line(&root, &result)
+                // Already sent with `Finished`, unless the search ended without one.
+                Some(report::bestmove_line(&root, &result))
             },
         );
     }
@@ -421,15 +452,19 @@ impl Session {
         moves
     }
 
-    /// Starts `job` on a search thread with the searcher. `job` returns the final line; when
-    /// `infinite` or pondering, that line waits for `stop` or `ponderhit` as USI requires. Should
-    /// the job panic, `fallback` is sent instead so the GUI is never left waiting.
+    /// Starts `job` on a search thread with the searcher. `job` sends its final line through
+    /// the [`Finisher`] as soon as it may (a search does so before waiting for its helper
+    /// threads), or returns it; a returned line waits for `stop` or `ponderhit` when `infinite`
+    /// or pondering, as USI requires. Should the job panic before its final line, `fallback`
+    /// is sent instead so the GUI is never left waiting.
     fn spawn_search(
         &mut self,
         ponder: bool,
         infinite: bool,
         fallback: String,
-        job: impl FnOnce(&mut Searcher, &SearchControl, &Output) -> String + Send + 'static,
+        job: impl FnOnce(&mut Searcher, &SearchControl, &Output, &Finisher) -> Option<String>
+        + Send
+        + 'static,
     ) {
         let Some(searcher) = self.searcher.take() else {
             return self.out.error("internal: the searcher is missing");
@@ -440,7 +475,10 @@ impl Session {
         // The searcher goes over a channel once the thread exists, so a failed spawn keeps it.
         let (send_searcher, receive_searcher) = mpsc::channel::<Searcher>();
         let thread_control = control.clone();
-        let thread_finished = finished.clone();
+        let finisher = Finisher {
+            out: self.out.clone(),
+            finished: finished.clone(),
+        };
         let out = self.out.clone();
         let spawned = thread::Builder::new()
             .name("search".to_string())
@@ -450,18 +488,20 @@ impl Session {
                 // The session sends the searcher right after spawning; without it, nothing to do.
                 let mut searcher = receive_searcher.recv().ok()?;
                 let control = &*thread_control;
-                let line = catch_unwind(AssertUnwindSafe(|| job(&mut searcher, control, &out)))
-                    .unwrap_or_else(|_| {
-                        out.error("the search failed (see the log); answering with a fallback");
-                        searcher.clear();
-                        fallback
-                    });
-                while !control.stop.load(Ordering::SeqCst)
-                    && (infinite || control.ponder.load(Ordering::SeqCst))
-                {
-                    thread::park_timeout(Duration::from_millis(10));
+                let run = AssertUnwindSafe(|| job(&mut searcher, control, &out, &finisher));
+                let line = catch_unwind(run).unwrap_or_else(|_| {
+                    out.error("the search failed (see the log); answering with a fallback");
+                    searcher.clear();
+                    Some(fallback)
+                });
+                if let Some(line) = line.filter(|_| !finisher.is_finished()) {
+                    while !control.stop.load(Ordering::SeqCst)
+                        && (infinite || control.ponder.load(Ordering::SeqCst))
+                    {
+                        thread::park_timeout(Duration::from_millis(10));
+                    }
+                    finisher.finish(&line);
                 }
-                out.line_after(|| thread_finished.store(true, Ordering::SeqCst), &line);
                 Some(searcher)
             });
         match spawned {
@@ -555,15 +595,12 @@ impl Session {
         }
         let evaluator = self.evaluator.clone();
         let fallback = "Bench: failed".to_string();
-        self.spawn_search(
-            false,
-            false,
-            fallback,
-            move |_, control, _| match bench::run_bench_until(depth, evaluator, control) {
+        self.spawn_search(false, false, fallback, move |_, control, _, _| {
+            Some(match bench::run_bench_until(depth, evaluator, control) {
                 Some(result) => result.to_string(),
                 None => "Bench: stopped".to_string(),
-            },
-        );
+            })
+        });
     }
 
     /// `perft N` / `go perft N`: leaf counts per root move, then `Nodes searched: N` as
@@ -575,7 +612,7 @@ impl Session {
         }
         let root = self.game.position().clone();
         let fallback = "Nodes searched: 0".to_string();
-        self.spawn_search(false, false, fallback, move |_, control, out| {
+        self.spawn_search(false, false, fallback, move |_, control, out, _| {
             let start = Instant::now();
             let mut pos = root.clone();
             let moves = if depth == 0 {
@@ -604,7 +641,7 @@ impl Session {
                 elapsed.as_millis(),
                 total as f64 / elapsed.as_secs_f64().max(1e-6)
             ));
-            format!("Nodes searched: {total}")
+            Some(format!("Nodes searched: {total}"))
         });
     }
 }
@@ -648,35 +685,7 @@ fn color_name(color: Color) -> &'static str {
     }
 }
 
-/// The board as text for people: gote's hand, ranks a–e with files 5…1, sente's hand.
+/// The board as text for people: `shogi::display`'s ASCII drawing.
 fn board_lines(pos: &Position) -> Vec<String> {
-    let hand = |color: Color| {
-        let counts: Vec<String> = crate::shogi::PieceKind::HAND
-            .iter()
-            .filter(|&&k| pos.hand(color).count(k) > 0)
-            .map(|&k| format!("{}{}", k.usi_letter(), pos.hand(color).count(k)))
-            .collect();
-        format!(
-            "{} hand: {}",
-            color_name(color),
-            if counts.is_empty() {
-                "-".to_string()
-            } else {
-                counts.join(" ")
-            }
-        )
-    };
-    let mut lines = vec![hand(Color::Gote), "   5  4  3  2  1".to_string()];
-    for rank in 0..5u8 {
-        let row: String = (1..=5u8)
-            .rev()
-            .map(|file| match pos.piece_at(Square::new(file, rank)) {
-                Some(piece) => format!("{:>3}", piece.sfen()),
-                None => "  .".to_string(),
-            })
-            .collect();
-        lines.push(format!("{}{row}", (b'a' + rank) as char));
-    }
-    lines.push(hand(Color::Sente));
-    lines
+    pos.pretty_ascii().lines().map(str::to_string).collect()
 }

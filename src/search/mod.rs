@@ -16,7 +16,7 @@ mod worker;
 mod tests;
 
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
+use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
 use crate::shogi::game::{Game, HistoryEntry};
@@ -89,6 +89,10 @@ pub enum ScoreBound {
 pub enum SearchEvent {
     /// A completed iteration (or a failed aspiration window: `bound` says so), one per line.
     Iteration(SearchInfo),
+    /// The search's answer, once USI allows it to be given (after `stop` or ponderhit for an
+    /// infinite or ponder search) and before any helper thread has been waited for: the
+    /// moment to send `bestmove`. Sent exactly once, last.
+    Finished(SearchResult),
     /// The root move being searched now (1-based `number` in the order searched).
     CurrentMove {
         depth: u32,
@@ -104,7 +108,7 @@ impl SearchEvent {
     pub fn iteration(&self) -> Option<&SearchInfo> {
         match self {
             SearchEvent::Iteration(info) => Some(info),
-            SearchEvent::CurrentMove { .. } => None,
+            SearchEvent::CurrentMove { .. } | SearchEvent::Finished(_) => None,
         }
     }
 }
@@ -226,9 +230,15 @@ impl Searcher {
         self.evaluator = eval;
     }
 
-    /// Forgets everything learnt (USI `usinewgame`): TT, history, killers.
+    /// Forgets everything learnt: TT, history, killers.
     pub fn clear(&mut self) {
         self.tt.clear();
+        self.clear_heuristics();
+    }
+
+    /// Forgets the move-ordering history and killers, at once; the table is kept (zeroing a
+    /// big one takes a while: see `clear`).
+    pub fn clear_heuristics(&mut self) {
         for memory in &mut self.thread_memory {
             memory.clear();
         }
@@ -311,7 +321,6 @@ impl Searcher {
             start,
             on_info,
         );
-        wait_for_release(limits, control);
         result
     }
 
@@ -358,12 +367,5 @@ impl Searcher {
         control: &SearchControl,
     ) -> MateResult {
         mate::solve(pos, time, control)
-    }
-}
-
-/// USI: after `go infinite` or `go ponder`, bestmove waits for `stop` (or ponderhit).
-fn wait_for_release(limits: &Limits, control: &SearchControl) {
-    while !control.stop.load(Relaxed) && (limits.infinite || control.ponder.load(Relaxed)) {
-        std::thread::sleep(Duration::from_millis(1));
     }
 }

@@ -99,7 +99,7 @@ impl TranspositionTable {
     /// has available, or the allocation fails), the largest halving of it that fits is taken:
     /// `size_mb` then tells.
     pub fn new(mb: usize) -> TranspositionTable {
-        TranspositionTable::within(mb, available_memory_bytes())
+        TranspositionTable::within(mb, crate::memory::available_bytes())
     }
 
     /// `new` when the system has `available` bytes to give (`None`: unknown).
@@ -324,14 +324,6 @@ fn advise_huge_pages(start: *mut u8, len: usize) {
 
 #[cfg(not(target_os = "linux"))]
 fn advise_huge_pages(_start: *mut u8, _len: usize) {}
-
-/// What the system says it can still give (Linux `MemAvailable`); `None` elsewhere.
-fn available_memory_bytes() -> Option<u64> {
-    let info = std::fs::read_to_string("/proc/meminfo").ok()?;
-    let line = info.lines().find(|l| l.starts_with("MemAvailable:"))?;
-    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
-    Some(kib * 1024)
-}
 
 #[cfg(test)]
 mod tests {

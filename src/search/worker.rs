@@ -94,6 +94,8 @@ pub fn run(
             depth: 0,
             nodes: 0,
         };
+        wait_for_release(limits, control);
+        on_info(&SearchEvent::Finished(result.clone()));
         return (result, vec![0; thread_memory.len()]);
     }
     let shared = Shared {
@@ -141,33 +143,56 @@ pub fn run(
         worker.iterate();
         shared.abort.store(true, Relaxed);
         shared.nodes[0].store(worker.nodes, Relaxed);
+        let result = main_result(shared, &worker.root_moves, worker.completed_depth);
+        wait_for_release(limits, control);
+        // The answer goes out now; the helpers, told to stop, are only waited for after it.
+        if let Some(report) = worker.reporter.as_mut() {
+            report(&SearchEvent::Finished(result.clone()));
+        }
         for helper in helpers {
             // A helper's panic is a bug, but the main result stands.
             if helper.join().is_err() {
                 log::error!("search: a helper thread panicked");
             }
         }
-        (worker.root_moves, worker.completed_depth)
-    });
-    let (root_moves, depth) = outcome;
-    let best = &root_moves[0];
-    let ponder = best.pv.get(1).copied().or_else(|| {
-        let after = pos.after(best.mv);
-        tt.probe(after.key())
-            .map(|e| e.mv)
-            .filter(|&mv| after.is_legal(mv))
+        result
     });
     let result = SearchResult {
-        best: Some(best.mv),
-        ponder,
-        score: to_public(best.score),
-        depth: depth as u32,
         nodes: shared.total_nodes(),
+        ..outcome
     };
     (
         result,
         shared.nodes.iter().map(|n| n.load(Relaxed)).collect(),
     )
+}
+
+/// The search's answer from the main thread's root moves: the best move, the reply expected
+/// (from the principal variation, else the table).
+fn main_result(shared: &Shared, root_moves: &[RootMove], depth: i32) -> SearchResult {
+    let best = &root_moves[0];
+    let ponder = best.pv.get(1).copied().or_else(|| {
+        let after = shared.root.after(best.mv);
+        shared
+            .tt
+            .probe(after.key())
+            .map(|e| e.mv)
+            .filter(|&mv| after.is_legal(mv))
+    });
+    SearchResult {
+        best: Some(best.mv),
+        ponder,
+        score: to_public(best.score),
+        depth: depth as u32,
+        nodes: shared.total_nodes(),
+    }
+}
+
+/// USI: after `go infinite` or `go ponder`, bestmove waits for `stop` (or ponderhit).
+fn wait_for_release(limits: &Limits, control: &SearchControl) {
+    while !control.stop.load(Relaxed) && (limits.infinite || control.ponder.load(Relaxed)) {
+        std::thread::sleep(Duration::from_millis(1));
+    }
 }
 
 struct Worker<'a> {

@@ -4,7 +4,7 @@
 //! the side to move.
 
 use super::position::Position;
-use super::types::{Color, Hand, PieceKind, Square};
+use super::types::{Color, Hand, Piece, PieceKind, Square};
 use std::fmt;
 
 impl fmt::Display for Position {
@@ -17,21 +17,9 @@ impl fmt::Display for Position {
         )?;
         writeln!(f, "  5  4  3  2  1")?;
         writeln!(f, "+---------------+")?;
-        for rank in 0..5u8 {
-            f.write_str("|")?;
-            for file in (1..=5u8).rev() {
-                let cell = match self.piece_at(Square::new(file, rank)) {
-                    None if ascii => "  .".to_string(),
-                    None => " ・".to_string(),
-                    Some(piece) if ascii => format!("{:>3}", piece.sfen()),
-                    Some(piece) => {
-                        let marker = if piece.color == Color::Gote { 'v' } else { ' ' };
-                        format!("{marker}{}", piece.kind.kanji())
-                    }
-                };
-                f.write_str(&cell)?;
-            }
-            writeln!(f, "| {}", (b'a' + rank) as char)?;
+        let cell = if ascii { ascii_cell } else { kanji_cell };
+        for (rank, row) in board_rows(self, cell).iter().enumerate() {
+            writeln!(f, "|{row}| {}", (b'a' + rank as u8) as char)?;
         }
         writeln!(f, "+---------------+")?;
         writeln!(
@@ -44,6 +32,36 @@ impl fmt::Display for Position {
             Color::Gote => "gote (後手)",
         };
         write!(f, "{side} to move, move {}", self.move_number())
+    }
+}
+
+/// The five ranks from gote's side (a) to sente's (e), each the cells of files 5 to 1 drawn by
+/// `cell`: the grid walk that every board drawing (this one, KIF, the course's) shares.
+pub fn board_rows(pos: &Position, cell: impl Fn(Option<Piece>) -> String) -> [String; 5] {
+    std::array::from_fn(|rank| {
+        (1..=5u8)
+            .rev()
+            .map(|file| cell(pos.piece_at(Square::new(file, rank as u8))))
+            .collect()
+    })
+}
+
+/// A cell as shogi diagrams draw it: ` ・` when empty, else the kanji with `v` before gote's.
+pub fn kanji_cell(piece: Option<Piece>) -> String {
+    match piece {
+        None => " ・".to_string(),
+        Some(piece) => {
+            let marker = if piece.color == Color::Gote { 'v' } else { ' ' };
+            format!("{marker}{}", piece.kind.kanji())
+        }
+    }
+}
+
+/// A cell in SFEN letters, three columns wide: `  .` when empty.
+pub fn ascii_cell(piece: Option<Piece>) -> String {
+    match piece {
+        None => "  .".to_string(),
+        Some(piece) => format!("{:>3}", piece.sfen()),
     }
 }
 

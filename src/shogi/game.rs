@@ -166,6 +166,23 @@ impl Game {
         repetition_verdict_after(&self.history, HistoryEntry::of(next), next.side_to_move())
     }
 
+    /// Plays `moves`, written in USI or course notation, in turn: what every `position …`
+    /// command, openings file and `--moves` argument means. All or nothing: at the first move
+    /// that is malformed or illegal the game is left as it was, and that move's 0-based index
+    /// comes back with the error.
+    pub fn play_texts<S: AsRef<str>>(&mut self, moves: &[S]) -> Result<(), (usize, MoveError)> {
+        let mut next = self.clone();
+        for (index, text) in moves.iter().enumerate() {
+            let mv = next
+                .position
+                .parse_move(text.as_ref())
+                .map_err(|e| (index, e))?;
+            next.play(mv).map_err(|e| (index, e))?;
+        }
+        *self = next;
+        Ok(())
+    }
+
     /// Number of moves played.
     pub fn plies(&self) -> usize {
         self.moves.len()

@@ -267,6 +267,10 @@ impl Position {
 }
 
 /// Counts leaf nodes at `depth` (bulk counting at the last ply).
+/// The deepest perft counted: far beyond what finishes (depth 9 from the start takes minutes),
+/// and it bounds the move lists perft allocates.
+pub const MAX_PERFT_DEPTH: u32 = 32;
+
 pub fn perft(pos: &mut Position, depth: u32) -> u64 {
     if depth == 0 {
         return 1;

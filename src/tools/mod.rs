@@ -4,22 +4,19 @@ pub mod eval;
 pub mod mate_oracle;
 pub mod perft;
 
-use crate::shogi::Position;
+use crate::shogi::{Game, Position};
 
 /// The position a tool's `--sfen` / `--moves` arguments describe: the SFEN (or the start
 /// position) with the moves (USI or course notation) played. Errors name the bad part.
 pub fn position_from(sfen: Option<&str>, moves: &[String]) -> Result<Position, String> {
-    let mut pos = match sfen {
+    let start = match sfen {
         Some(s) => Position::from_sfen(s).map_err(|e| format!("bad --sfen: {e}"))?,
         None => Position::startpos(),
     };
-    for text in moves {
-        let mv = pos
-            .parse_move(text)
-            .map_err(|e| format!("bad move in --moves: {e}"))?;
-        pos.make_move(mv);
-    }
-    Ok(pos)
+    let mut game = Game::new(start);
+    game.play_texts(moves)
+        .map_err(|(index, e)| format!("bad move {} in --moves: {e}", index + 1))?;
+    Ok(game.position().clone())
 }
 
 /// `n` positions from seeded random playouts over legal moves: every position along each game,

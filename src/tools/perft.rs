@@ -8,8 +8,8 @@ use std::time::Instant;
 /// Arguments of `engine perft`.
 #[derive(clap::Args, Debug, Clone)]
 pub struct PerftArgs {
-    /// Depth in plies (1 = the number of legal moves).
-    #[arg(short, long)]
+    /// Depth in plies (1 = the number of legal moves; at most 32).
+    #[arg(short, long, value_parser = clap::value_parser!(u32).range(0..=crate::shogi::MAX_PERFT_DEPTH as i64))]
     pub depth: u32,
     /// Start position as an SFEN (default: the standard start position).
     #[arg(long)]

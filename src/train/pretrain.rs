@@ -132,6 +132,18 @@ pub fn run(args: &PretrainArgs) -> Result<PretrainReport, String> {
         ));
     }
     let sizes = parse_arch(&args.arch)?;
+    // Each position is held as features for training (plus its packed form); each weight as
+    // the value, its gradient and the optimizer's two moments.
+    let per_position = (nn::NUM_FEATURES * 4 + 128) as u64;
+    crate::memory::check_fits(
+        &format!("--positions {}", args.positions),
+        (args.positions as u64).saturating_mul(per_position),
+    )?;
+    let weights: u64 = sizes
+        .windows(2)
+        .map(|w| (w[0] as u64).saturating_mul(w[1] as u64 + 1))
+        .fold(0, u64::saturating_add);
+    crate::memory::check_fits(&format!("--arch {}", args.arch), weights.saturating_mul(16))?;
     let config = super::TrainerSetup {
         lr: args.lr,
         optimizer: &args.optimizer,

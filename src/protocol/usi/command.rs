@@ -7,6 +7,8 @@ use std::fmt;
 use std::time::Duration;
 
 use nom::IResult;
+
+use crate::shogi::MAX_PERFT_DEPTH;
 use nom::bytes::complete::take_till1;
 use nom::character::complete::multispace0;
 use nom::combinator::{eof, opt, rest, verify};
@@ -435,6 +437,11 @@ fn set_go_value(go: &mut GoCommand, name: &str, text: &str) -> Result<(), &'stat
 /// `perft <depth>` or `go perft <depth>`.
 fn perft<'a>(input: &'a str, context: &'static str) -> Parsed<'a, Command> {
     let (rest, depth) = value::<u32>("perft", "a depth")(input)?;
+    if depth > MAX_PERFT_DEPTH {
+        return fail(format!(
+            "{context}: depth {depth} is beyond {MAX_PERFT_DEPTH}"
+        ));
+    }
     let (rest, ()) = end_of_line(context)(rest)?;
     Ok((rest, Command::Perft(depth)))
 }
@@ -642,6 +649,10 @@ mod tests {
         );
         assert_eq!(err("perft"), "'perft' needs a depth");
         assert_eq!(err("perft -1"), "'perft' needs a depth, got '-1'");
+        assert_eq!(
+            err("go perft 4000000000"),
+            "go perft: depth 4000000000 is beyond 32"
+        );
         assert_eq!(err("x\u{1}y"), "unknown command 'x\\u{1}y'");
         assert!(err(&"z".repeat(100)).ends_with("…'"));
     }

@@ -4,7 +4,7 @@
 use std::fmt;
 use std::time::Duration;
 
-use crate::search::SearchOptions;
+use crate::search::{SearchOptions, SearchParams};
 
 use super::command::quoted;
 
@@ -25,6 +25,9 @@ pub enum Setting {
     /// Draw after this many plies; `None` = no limit.
     MaxPly(Option<u32>),
     MoveOverhead(Duration),
+    /// A search parameter (`search::SearchParams`), by its name: hidden options for tuners,
+    /// not listed by `usi`.
+    SearchParam(&'static str, i32),
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -144,11 +147,13 @@ impl UsiOptions {
 
     /// Checks `setoption name <name> value <value>`. Names match case-insensitively.
     pub fn parse(&self, name: &str, value: Option<&str>) -> Result<Setting, OptionError> {
-        let spec = self
+        let Some(spec) = self
             .specs
             .iter()
             .find(|s| s.usi_name.eq_ignore_ascii_case(name))
-            .ok_or_else(|| OptionError(format!("unknown option {}", quoted(name))))?;
+        else {
+            return search_param(name, value);
+        };
         let name = spec.usi_name;
         let missing = || OptionError(format!("option {name} needs a value"));
         let int = |v: i64| v as usize;
@@ -200,6 +205,29 @@ impl UsiOptions {
             }
         })
     }
+}
+
+/// `setoption name <parameter> value <n>` for a hidden search parameter.
+fn search_param(name: &str, value: Option<&str>) -> Result<Setting, OptionError> {
+    let spec = SearchParams::SPECS
+        .iter()
+        .find(|s| s.name.eq_ignore_ascii_case(name))
+        .ok_or_else(|| OptionError(format!("unknown option {}", quoted(name))))?;
+    let text = value.ok_or_else(|| OptionError(format!("option {} needs a value", spec.name)))?;
+    let n: i32 = text.parse().map_err(|_| {
+        OptionError(format!(
+            "option {} needs an integer, got {}",
+            spec.name,
+            quoted(text)
+        ))
+    })?;
+    if !(spec.min..=spec.max).contains(&n) {
+        return Err(OptionError(format!(
+            "option {} must be between {} and {}, got {n}",
+            spec.name, spec.min, spec.max
+        )));
+    }
+    Ok(Setting::SearchParam(spec.name, n))
 }
 
 /// USI writes an empty string default as `<empty>`.
@@ -272,6 +300,29 @@ mod tests {
         assert_eq!(
             o.parse("EvalFile", Some("a b.bin")),
             Ok(Setting::EvalFile("a b.bin".into()))
+        );
+    }
+
+    #[test]
+    fn search_parameters_are_hidden_options() {
+        let o = options();
+        let spec = SearchParams::SPECS[0];
+        let lines = o.usi_lines();
+        assert!(
+            lines.iter().all(|l| !l.contains(spec.name)),
+            "hidden: {lines:?}"
+        );
+        assert_eq!(
+            o.parse(&spec.name.to_uppercase(), Some(&spec.max.to_string())),
+            Ok(Setting::SearchParam(spec.name, spec.max))
+        );
+        let too_big = (spec.max as i64 + 1).to_string();
+        assert_eq!(
+            o.parse(spec.name, Some(&too_big)).unwrap_err().0,
+            format!(
+                "option {} must be between {} and {}, got {too_big}",
+                spec.name, spec.min, spec.max
+            )
         );
     }
 

@@ -31,12 +31,14 @@ impl Output {
         write_block(&mut **self.lock(), &block);
     }
 
-    /// Runs `before`, then writes `text`, both under the output lock: whoever reads the line
-    /// knows `before` has happened (used to mark a search finished before its `bestmove`).
-    pub fn line_after(&self, before: impl FnOnce(), text: &str) {
+    /// Writes `text` if `first` says so, deciding under the output lock: whoever reads the
+    /// line knows `first` has run (used to mark a search finished before its `bestmove`, and to
+    /// send that line only once).
+    pub fn line_if(&self, first: impl FnOnce() -> bool, text: &str) {
         let mut sink = self.lock();
-        before();
-        write_block(&mut **sink, &format!("{text}\n"));
+        if first() {
+            write_block(&mut **sink, &format!("{text}\n"));
+        }
     }
 
     /// `info string error: …`: the answer to every bad input.

@@ -26,9 +26,11 @@ fn join(moves: &[Move]) -> String {
         .join(" ")
 }
 
-/// The `info` line of what the search reported.
-pub fn event_line(root: &Position, event: &SearchEvent) -> String {
-    match event {
+/// The `info` line of what the search reported (`None` for its final answer, which is the
+/// `bestmove` line).
+pub fn event_line(root: &Position, event: &SearchEvent) -> Option<String> {
+    Some(match event {
+        SearchEvent::Finished(_) => return None,
         SearchEvent::Iteration(info) => info_line(root, info),
         SearchEvent::CurrentMove {
             depth,
@@ -39,7 +41,7 @@ pub fn event_line(root: &Position, event: &SearchEvent) -> String {
         } => format!(
             "info depth {depth} currmove {mv} currmovenumber {number} nodes {nodes} time {time_ms}"
         ),
-    }
+    })
 }
 
 pub fn info_line(root: &Position, info: &SearchInfo) -> String {
@@ -149,7 +151,7 @@ mod tests {
             ..info
         };
         assert_eq!(
-            event_line(&root, &SearchEvent::Iteration(failed_high)),
+            event_line(&root, &SearchEvent::Iteration(failed_high)).unwrap(),
             "info depth 3 seldepth 5 multipv 1 score cp 120 lowerbound nodes 1000 nps 20000 \
              time 50 hashfull 7 pv 5d5c"
         );
@@ -161,7 +163,7 @@ mod tests {
             time_ms: 1500,
         };
         assert_eq!(
-            event_line(&root, &current),
+            event_line(&root, &current).unwrap(),
             "info depth 12 currmove 5d5c currmovenumber 3 nodes 5000000 time 1500"
         );
     }

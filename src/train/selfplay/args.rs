@@ -129,6 +129,17 @@ pub(super) fn validate(args: &SelfplayArgs) -> Result<(), String> {
     if args.games == 0 || args.max_plies == 0 || args.replay == 0 || args.eval_every == 0 {
         return Err("--games, --max-plies, --replay and --eval-every must be at least 1".into());
     }
+    // The replay window holds up to this many positions as training features.
+    let positions = (args.games as u64)
+        .saturating_mul(args.max_plies as u64)
+        .saturating_mul(args.replay as u64);
+    crate::memory::check_fits(
+        &format!(
+            "--games {} × --max-plies {} × --replay {}",
+            args.games, args.max_plies, args.replay
+        ),
+        positions.saturating_mul((crate::nn::NUM_FEATURES * 4 + 128) as u64),
+    )?;
     Ok(())
 }
 
