@@ -17,13 +17,14 @@ mod report;
 use std::io::{self, BufRead};
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, mpsc};
+use std::sync::{Arc, Mutex, mpsc};
 use std::thread::{self, JoinHandle};
 use std::time::{Duration, Instant};
 
 use crate::eval::Evaluator;
 use crate::search::{
     ClockLimits, Limits, SearchControl, SearchEvent, SearchOptions, Searcher, THREAD_STACK, bench,
+    time,
 };
 use crate::shogi::game::Game;
 use crate::shogi::{Color, Move, Position, perft_until};
@@ -112,9 +113,45 @@ impl RunningSearch {
     }
 }
 
+/// How long past its hard time limit a search may stay silent before the watchdog answers for
+/// it: the search stops itself at the limit, but a loaded machine may not run its thread then.
+const WATCHDOG_GRACE: Duration = Duration::from_millis(4);
+
+/// Answers for a search that is still silent at `deadline` (its thread not scheduled on a
+/// loaded machine): sends the best move of its last completed iteration, kept in `latest`.
+/// A sleeping thread woken by a timer is run promptly, ahead of busy ones.
+fn watch_deadline(deadline: Instant, finisher: Finisher, latest: Arc<Mutex<Option<String>>>) {
+    let spawned = thread::Builder::new()
+        .name("deadline".to_string())
+        .spawn(move || {
+            while let Some(left) = deadline.checked_duration_since(Instant::now()) {
+                if finisher.is_finished() {
+                    return;
+                }
+                thread::park_timeout(left);
+            }
+            if let Some(line) = lock(&latest).clone() {
+                if !finisher.is_finished() {
+                    log::warn!("the search missed its deadline; answering with its last move");
+                }
+                finisher.finish(&line);
+            }
+        });
+    if let Err(e) = spawned {
+        log::warn!("cannot start the deadline watchdog: {e}");
+    }
+}
+
+fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    mutex
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
 /// Sends a search's final line (`bestmove`, `checkmate`, …) exactly once, marking the search
 /// finished under the output lock first: once the GUI has read it, the next command finds the
 /// search over.
+#[derive(Clone)]
 struct Finisher {
     out: Output,
     finished: Arc<AtomicBool>,
@@ -409,6 +446,12 @@ impl Session {
         limits.searchmoves = self.searchmoves(&root, &params.searchmoves);
         let game = self.game.clone();
         let fallback = report::fallback_bestmove_line(&root);
+        // When the answer is due at the latest (not while pondering or infinite).
+        let deadline = match (params.ponder || params.infinite, &self.searcher) {
+            (false, Some(searcher)) => time::budget(&limits, searcher.options().move_overhead)
+                .map(|budget| received + budget.maximum + WATCHDOG_GRACE),
+            _ => None,
+        };
         self.spawn_search(
             params.ponder,
             params.infinite,
@@ -419,11 +462,22 @@ impl Session {
                     return Some("bestmove resign".to_string());
                 }
                 log::debug!("go: search starts {:?} after the go", received.elapsed());
+                let latest = Arc::new(Mutex::new(None));
+                if let Some(deadline) = deadline {
+                    watch_deadline(deadline, finisher.clone(), latest.clone());
+                }
                 let result = searcher.search(&game, &limits, control, &mut |event| {
-                    if let SearchEvent::Finished(result) = event {
-                        log::debug!("go: bestmove {:?} after the go", received.elapsed());
-                        finisher.finish(&report::bestmove_line(&root, result));
-                    } else if let Some(line) = report::event_line(&root, event) {
+                    match event {
+                        SearchEvent::Finished(result) => {
+                            log::debug!("go: bestmove {:?} after the go", received.elapsed());
+                            finisher.finish(&report::bestmove_line(&root, result));
+                        }
+                        SearchEvent::Iteration(info) if info.multipv == 1 => {
+                            *lock(&latest) = report::bestmove_from_pv(&root, &info.pv);
+                        }
+                        _ => {}
+                    }
+                    if let Some(line) = report::event_line(&root, event) {
                         out.line(&line);
                     }
                 });

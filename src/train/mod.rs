@@ -21,9 +21,21 @@ pub(crate) struct TrainerSetup<'a> {
     pub weight_decay: f32,
     pub batch_size: usize,
     pub seed: u64,
+    /// `--threads` (0 = all cores).
+    pub threads: usize,
+    /// `--out`: claimed for the run.
+    pub out: &'a Path,
 }
 
 impl TrainerSetup<'_> {
+    /// What every training run starts with: the configuration checked, the worker pool sized
+    /// and the output claimed (its lock held until the guard is dropped).
+    pub fn start(&self) -> Result<(TrainConfig, OutputLock), String> {
+        let config = self.config()?;
+        use_threads(self.threads);
+        Ok((config, claim_output(self.out)?))
+    }
+
     /// The training configuration, or an error naming the bad option.
     pub fn config(&self) -> Result<TrainConfig, String> {
         Ok(TrainConfig {

@@ -144,16 +144,16 @@ pub fn run(args: &PretrainArgs) -> Result<PretrainReport, String> {
         .map(|w| (w[0] as u64).saturating_mul(w[1] as u64 + 1))
         .fold(0, u64::saturating_add);
     crate::memory::check_fits(&format!("--arch {}", args.arch), weights.saturating_mul(16))?;
-    let config = super::TrainerSetup {
+    let (config, _lock) = super::TrainerSetup {
         lr: args.lr,
         optimizer: &args.optimizer,
         weight_decay: args.weight_decay,
         batch_size: args.batch_size,
         seed: args.seed,
+        threads: args.threads,
+        out: &args.out,
     }
-    .config()?;
-    super::use_threads(args.threads);
-    let _lock = super::claim_output(&args.out)?;
+    .start()?;
     let (samples, generation_seconds) = obtain_data(args)?;
     let mut train = super::mate_dataset(samples.iter())?;
     let val = train.split_off_fraction(args.val_fraction);

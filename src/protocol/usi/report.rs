@@ -83,6 +83,16 @@ pub fn bestmove_line(root: &Position, result: &SearchResult) -> String {
     }
 }
 
+/// `bestmove` for the head of a principal variation (with its reply as the ponder move), if
+/// that move is legal at `root`.
+pub fn bestmove_from_pv(root: &Position, pv: &[Move]) -> Option<String> {
+    match legal_prefix(root, &pv[..pv.len().min(2)]).as_slice() {
+        [best, ponder] => Some(format!("bestmove {best} ponder {ponder}")),
+        [best] => Some(format!("bestmove {best}")),
+        _ => None,
+    }
+}
+
 /// The first legal move, or `bestmove resign` when there is none.
 pub fn fallback_bestmove_line(root: &Position) -> String {
     match root.legal_moves().first() {
@@ -166,6 +176,23 @@ mod tests {
             event_line(&root, &current).unwrap(),
             "info depth 12 currmove 5d5c currmovenumber 3 nodes 5000000 time 1500"
         );
+    }
+
+    #[test]
+    fn bestmove_from_a_pv_checks_its_moves() {
+        let root = Position::startpos();
+        let a = usi(&root, "5d5c");
+        let b = usi(&root.after(a), "1b1c");
+        assert_eq!(
+            bestmove_from_pv(&root, &[a, b, a]).as_deref(),
+            Some("bestmove 5d5c ponder 1b1c")
+        );
+        assert_eq!(
+            bestmove_from_pv(&root, &[a, a]).as_deref(),
+            Some("bestmove 5d5c")
+        );
+        assert_eq!(bestmove_from_pv(&root, &[b]), None);
+        assert_eq!(bestmove_from_pv(&root, &[]), None);
     }
 
     #[test]

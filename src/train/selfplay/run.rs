@@ -94,16 +94,16 @@ fn publish(args: &SelfplayArgs, net: &Network, csv: &str, iteration: usize) -> R
 /// compares two weights files). Continues from the checkpoint of `--out` unless `--restart`.
 pub fn run(args: &SelfplayArgs) -> Result<SelfplayReport, String> {
     validate(args)?;
-    let config = crate::train::TrainerSetup {
+    let (config, _lock) = crate::train::TrainerSetup {
         lr: args.lr,
         optimizer: &args.optimizer,
         weight_decay: args.weight_decay,
         batch_size: args.batch_size,
         seed: args.seed,
+        threads: args.threads,
+        out: &args.out,
     }
-    .config()?;
-    crate::train::use_threads(args.threads);
-    let _lock = crate::train::claim_output(&args.out)?;
+    .start()?;
     let checkpoint_path = checkpoint::path_for(&args.out);
     let resumed = checkpoint_to_resume(args, &checkpoint_path)?;
 
