@@ -11,7 +11,7 @@ if [ $# -ne 2 ]; then
     echo "usage: $0 COMMIT DIR" >&2
     exit 2
 fi
-commit=$(git rev-parse --verify "$1^{commit}") || { echo "$0: no commit '$1'" >&2; exit 2; }
+commit=$(git rev-parse --verify --quiet "$1^{commit}") || { echo "$0: no commit '$1'" >&2; exit 2; }
 dir=$2
 if [ -e "$dir" ]; then
     have=$(git -C "$dir" rev-parse HEAD 2>/dev/null || true)

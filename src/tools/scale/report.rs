@@ -198,8 +198,9 @@ pub fn svg(results: &[PointResult]) -> Result<String, String> {
     if all.is_empty() {
         (x_min, x_max) = (1.0, 1000.0);
     }
-    // Room around the points: a factor on the log axis, a tenth of the span on the Elo axis.
-    (x_min, x_max) = (x_min / 1.5, x_max * 1.5);
+    // Room around the points: a factor on the log axis (more on the right, for the labels and
+    // the legend), a tenth of the span on the Elo axis.
+    (x_min, x_max) = (x_min / 1.5, x_max * 4.0);
     let pad = ((y_max - y_min) * 0.1).max(20.0);
     (y_min, y_max) = (y_min - pad, y_max + pad);
     let title = match results.first() {
@@ -220,6 +221,7 @@ pub fn svg(results: &[PointResult]) -> Result<String, String> {
             .configure_mesh()
             .x_desc("time a move (ms, log scale; depths at engine 1's mean)")
             .y_desc("Elo of engine 1 (± 95%)")
+            .light_line_style(WHITE)
             .x_label_formatter(&|x| format!("{x:.0}"))
             .y_label_formatter(&|y| format!("{y:.0}"))
             .draw()?;
@@ -258,6 +260,7 @@ pub fn svg(results: &[PointResult]) -> Result<String, String> {
         }
         chart
             .configure_series_labels()
+            .position(SeriesLabelPosition::UpperRight)
             .border_style(BLACK)
             .background_style(WHITE.mix(0.8))
             .draw()?;
