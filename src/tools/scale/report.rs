@@ -65,8 +65,9 @@ fn elo_text(result: &PointResult) -> String {
     match result.elo() {
         None => "n/a".to_string(),
         Some(e) if e.elo.is_infinite() => format!("{}inf", if e.elo > 0.0 { "+" } else { "-" }),
-        Some(e) if e.error95.is_infinite() => format!("{:+.0} ± inf", e.elo),
-        Some(e) => format!("{:+.0} ± {:.0}", e.elo, e.error95),
+        // (+ 0.0 turns an Elo of -0, at a score of exactly 50%, into 0.)
+        Some(e) if e.error95.is_infinite() => format!("{:+.0} ± inf", e.elo + 0.0),
+        Some(e) => format!("{:+.0} ± {:.0}", e.elo + 0.0, e.error95),
     }
 }
 
@@ -334,6 +335,7 @@ mod tests {
             result(Limit::MoveTime { ms: 100 }, [3, 4, 4, 2, 1], 98.0),
             result(Limit::Depth { depth: 4 }, [0, 0, 0, 0, 6], 3.0),
             result(Limit::Depth { depth: 8 }, [1, 1, 2, 1, 1], 40.0),
+            result(Limit::Depth { depth: 9 }, [0, 0, 3, 0, 0], 50.0),
         ]
     }
 
@@ -342,8 +344,8 @@ mod tests {
         let results = sample();
         let md = markdown(&results);
         let lines: Vec<&str> = md.lines().filter(|l| l.starts_with("| ")).collect();
-        // Header and four points.
-        assert_eq!(lines.len(), 5, "{md}");
+        // Header and five points.
+        assert_eq!(lines.len(), 6, "{md}");
         assert!(
             lines[1].starts_with("| 10 ms/move | 30 | +"),
             "{}",
@@ -361,6 +363,8 @@ mod tests {
         assert!(lines[3].contains("+inf"), "{}", lines[3]);
         assert_eq!(row(&results[2]).elo, None);
         assert_eq!(row(&results[3]).time_ms, Some(40.0));
+        // Even pairs only: exactly 0 Elo with no spread, not "-0".
+        assert!(lines[5].contains("| 50.0% | +0 ± 0 |"), "{}", lines[5]);
     }
 
     #[test]
@@ -368,7 +372,7 @@ mod tests {
         let results = sample();
         let text = csv(&results);
         let lines: Vec<Vec<&str>> = text.lines().map(|l| l.split(',').collect()).collect();
-        assert_eq!(lines.len(), 5);
+        assert_eq!(lines.len(), 6);
         assert!(lines.iter().all(|l| l.len() == lines[0].len()));
         let col = |name: &str| lines[0].iter().position(|h| *h == name).unwrap();
         assert_eq!(lines[1][col("kind")], "movetime_ms");
@@ -378,7 +382,7 @@ mod tests {
         assert!((elo - row(&results[0]).elo.unwrap()).abs() < 1e-9);
         let json: serde_json::Value = serde_json::from_str(&json(&results)).unwrap();
         let points = json["points"].as_array().unwrap();
-        assert_eq!(points.len(), 4);
+        assert_eq!(points.len(), 5);
         assert_eq!(points[1]["limit"], "100 ms/move");
         assert!(points[2]["elo"].is_null());
         assert_eq!(json["engines"][0]["name"], "a");
@@ -396,7 +400,7 @@ mod tests {
             .skip(1)
             .filter_map(|t| Some(t.split_once('>')?.1.split_once("</text>")?.0.trim()))
             .collect();
-        // Three finite points (the sweep is left out), each labelled; plus the legend markers.
+        // Four finite points (the sweep is left out), each labelled; plus the legend markers.
         for label in ["10 ms/move", "100 ms/move", "depth 8", "a vs b"] {
             assert!(texts.contains(&label), "{label}: {texts:?}");
         }
@@ -404,7 +408,7 @@ mod tests {
         // (The backend may write a filled circle more than once.)
         let circles: std::collections::BTreeSet<&str> =
             text.lines().filter(|l| l.starts_with("<circle")).collect();
-        assert_eq!(circles.len(), 3 + 2, "{text}");
+        assert_eq!(circles.len(), 4 + 2, "{text}");
         assert!(text.contains("log scale"));
         // Nothing to plot still gives a valid empty chart.
         let empty = svg(&[]).unwrap();
