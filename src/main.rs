@@ -21,6 +21,12 @@ enum Command {
     Play(engine::protocol::course::PlayArgs),
     /// Play a match between two USI engines, refereed by our rules.
     Match(engine::matches::cli::MatchArgs),
+    /// Scaling ladder: a match at each of several limits, with a table and an Elo plot.
+    Scale(engine::tools::scale::ScaleArgs),
+    /// Time to depth of USI engines over a set of positions (median, p90, p99, max).
+    Ttd(engine::tools::ttd::TtdArgs),
+    /// Draw positions with pieces in hand from played games (for `engine ttd`).
+    SamplePositions(engine::tools::ttd::SampleArgs),
     /// A USI engine that plays uniformly random legal moves (a baseline opponent).
     Random(engine::matches::cli::RandomArgs),
     /// Search a fixed set of positions to a fixed depth; prints `Bench: N nodes M nps`.
@@ -44,6 +50,9 @@ fn main() -> ExitCode {
         Command::Perft(args) => engine::tools::perft::run(&args),
         Command::Play(args) => engine::protocol::course::run(&args),
         Command::Match(args) => engine::matches::cli::run(&args).map_err(|e| e.to_string()),
+        Command::Scale(args) => engine::tools::scale::run(&args),
+        Command::Ttd(args) => engine::tools::ttd::run(&args),
+        Command::SamplePositions(args) => engine::tools::ttd::run_sample(&args),
         Command::Random(args) => engine::matches::cli::run_random(&args).map_err(|e| e.to_string()),
         Command::Bench(args) => engine::search::bench::run(&args),
         Command::Eval(args) => engine::tools::eval::run(&args),

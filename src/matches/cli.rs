@@ -13,6 +13,14 @@ use super::referee::{RefereeSettings, TimeControl};
 use super::stats::Sprt;
 use super::{MatchConfig, run_match};
 
+/// Lateness tolerated before a time forfeit, in seconds (default of `--time-margin`).
+pub const DEFAULT_TIME_MARGIN_S: f64 = 0.1;
+/// Time an engine gets to answer `usi` and `isready`, in seconds (default of
+/// `--startup-timeout`).
+pub const DEFAULT_STARTUP_TIMEOUT_S: f64 = 10.0;
+/// Plies after which a game is drawn (default of `--max-plies`).
+pub const DEFAULT_MAX_PLIES: u32 = 300;
+
 /// The engines of a match, each with the flags that follow its `--engine`.
 #[derive(Clone, Debug, Default)]
 pub struct EngineArgs {
@@ -180,13 +188,13 @@ pub struct MatchArgs {
     #[arg(long, value_name = "SECS")]
     pub byoyomi: Option<f64>,
     /// Lateness tolerated before a time forfeit, in seconds.
-    #[arg(long, value_name = "SECS", default_value_t = 0.1)]
+    #[arg(long, value_name = "SECS", default_value_t = DEFAULT_TIME_MARGIN_S)]
     pub time_margin: f64,
     /// Time an engine gets to answer `usi` and `isready`, in seconds.
-    #[arg(long, value_name = "SECS", default_value_t = 10.0)]
+    #[arg(long, value_name = "SECS", default_value_t = DEFAULT_STARTUP_TIMEOUT_S)]
     pub startup_timeout: f64,
     /// A game is drawn after this many plies (opening moves included); 0 = no limit.
-    #[arg(long, default_value_t = 300)]
+    #[arg(long, default_value_t = DEFAULT_MAX_PLIES)]
     pub max_plies: u32,
     /// Games played at the same time.
     #[arg(long, default_value_t = 1)]

@@ -89,7 +89,33 @@ pub struct MatchSummary {
     pub sprt: Option<SprtReport>,
     /// How games ended: label → count.
     pub terminations: BTreeMap<String, u64>,
+    /// Thinking time of each engine's moves (opening moves excluded): engine 1, engine 2.
+    pub move_times: [MoveTimes; 2],
     pub game_list: Vec<GameSummary>,
+}
+
+/// Thinking time over the moves an engine played in a match.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]
+pub struct MoveTimes {
+    pub moves: u64,
+    /// Sum over the moves, in milliseconds.
+    pub total_ms: f64,
+    /// The slowest move, in milliseconds.
+    pub max_ms: f64,
+}
+
+impl MoveTimes {
+    pub fn add(&mut self, time: std::time::Duration) {
+        let ms = time.as_secs_f64() * 1000.0;
+        self.moves += 1;
+        self.total_ms += ms;
+        self.max_ms = self.max_ms.max(ms);
+    }
+
+    /// Mean milliseconds a move; `None` before the first move.
+    pub fn mean_ms(&self) -> Option<f64> {
+        (self.moves > 0).then(|| self.total_ms / self.moves as f64)
+    }
 }
 
 impl MatchSummary {
@@ -115,6 +141,7 @@ impl MatchSummary {
                 }
             }),
             terminations: BTreeMap::new(),
+            move_times: [MoveTimes::default(); 2],
             game_list: Vec::new(),
         }
     }
@@ -204,6 +231,18 @@ impl MatchSummary {
             .map(|(label, n)| format!("{label} {n}"))
             .collect();
         let _ = writeln!(s, "Endings: {}", endings.join(", "));
+        let times: Vec<String> = self
+            .move_times
+            .iter()
+            .zip(&self.engines)
+            .filter_map(|(t, e)| {
+                let mean = t.mean_ms()?;
+                Some(format!("{} {mean:.1} ms (max {:.0})", e.name, t.max_ms))
+            })
+            .collect();
+        if !times.is_empty() {
+            let _ = writeln!(s, "Time a move: {}", times.join(", "));
+        }
         s
     }
 }
@@ -446,6 +485,17 @@ fn record_game(
         .terminations
         .entry(record.termination.label())
         .or_default() += 1;
+    // Engine 1 is sente in leg 0; the engines' moves start with the side to move after the
+    // opening moves.
+    let mut mover = record.opening.start.side_to_move();
+    if record.opening.moves.len() % 2 == 1 {
+        mover = !mover;
+    }
+    for &time in &record.times {
+        let engine = usize::from((mover == Color::Sente) == (finished.leg == 1));
+        summary.move_times[engine].add(time);
+        mover = !mover;
+    }
     summary.game_list.push(GameSummary {
         number: 2 * finished.pair + finished.leg + 1,
         opening: finished.pair % config.openings.len() + 1,

@@ -3,6 +3,8 @@
 pub mod eval;
 pub mod mate_oracle;
 pub mod perft;
+pub mod scale;
+pub mod ttd;
 
 use crate::shogi::{Game, Position};
 

@@ -1,0 +1,357 @@
+//! `engine scale`: the scaling harness. Plays engine 1 against a fixed engine 2 at a ladder of
+//! limits (fixed times a move, fixed depths) with the match runner, and writes after every
+//! finished point a table (Markdown, CSV, JSON) and an SVG plot of Elo (± 95%) against the time
+//! a move. Each point's result is kept in `OUT/points/NAME.json`, written atomically once its
+//! match is over, so a ladder run again with the same settings skips the points it finished.
+
+pub mod report;
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use serde::{Deserialize, Serialize};
+
+use crate::fileio;
+use crate::matches::cli::{
+    DEFAULT_MAX_PLIES, DEFAULT_STARTUP_TIMEOUT_S, DEFAULT_TIME_MARGIN_S, EngineArgs, MatchArgs,
+    match_config,
+};
+use crate::matches::engine_process::EngineSpec;
+use crate::matches::stats::{EloEstimate, Pentanomial};
+use crate::matches::{MatchSummary, run_match};
+
+/// The ladder of times a move (ms) when neither `--movetimes` nor `--depths` is given.
+pub const DEFAULT_MOVETIMES_MS: [u64; 5] = [10, 30, 100, 300, 1000];
+/// Time a move granted at fixed-depth points (seconds): a bound for a runaway search, far
+/// above what the depths of the ladder need, so that the depth is what limits the search.
+pub const DEFAULT_DEPTH_MOVETIME_S: f64 = 60.0;
+
+/// Arguments of `engine scale`.
+#[derive(clap::Args, Debug, Clone)]
+pub struct ScaleArgs {
+    /// Engine 1 (measured) and engine 2 (the fixed opponent), with their flags, as for
+    /// `engine match`.
+    #[command(flatten)]
+    pub engines: EngineArgs,
+    /// Ladder points by time a move, in milliseconds, e.g. 10,30,100 (default without
+    /// --depths: 10,30,100,300,1000).
+    #[arg(long, value_delimiter = ',', value_name = "MS,...")]
+    pub movetimes: Vec<u64>,
+    /// Ladder points by fixed depth for both engines, e.g. 4,8.
+    #[arg(long, value_delimiter = ',', value_name = "D,...")]
+    pub depths: Vec<u32>,
+    /// Time a move at the fixed-depth points, in seconds (the depth should bind first).
+    #[arg(long, value_name = "SECS", default_value_t = DEFAULT_DEPTH_MOVETIME_S)]
+    pub depth_movetime: f64,
+    /// Games per point (rounded up to pairs). Default: each opening once with each colour.
+    #[arg(long)]
+    pub games: Option<usize>,
+    /// Games played at the same time.
+    #[arg(long, default_value_t = 1)]
+    pub concurrency: usize,
+    /// Openings file, as for `engine match` (default: the built-in set).
+    #[arg(long, value_name = "FILE")]
+    pub openings: Option<PathBuf>,
+    /// Output folder: scale.md, scale.csv, scale.json, scale.svg and points/ (per point: the
+    /// match records and the result).
+    #[arg(long, value_name = "DIR")]
+    pub out: PathBuf,
+    /// A game is drawn after this many plies (opening moves included); 0 = no limit.
+    #[arg(long, default_value_t = DEFAULT_MAX_PLIES)]
+    pub max_plies: u32,
+    /// Lateness tolerated before a time forfeit, in seconds.
+    #[arg(long, value_name = "SECS", default_value_t = DEFAULT_TIME_MARGIN_S)]
+    pub time_margin: f64,
+    /// Time an engine gets to answer `usi` and `isready`, in seconds.
+    #[arg(long, value_name = "SECS", default_value_t = DEFAULT_STARTUP_TIMEOUT_S)]
+    pub startup_timeout: f64,
+    /// No per-game progress lines on stderr.
+    #[arg(long)]
+    pub quiet: bool,
+}
+
+/// What limits both engines at a ladder point.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Limit {
+    MoveTime { ms: u64 },
+    Depth { depth: u32 },
+}
+
+impl Limit {
+    /// File and folder name of the point.
+    pub fn slug(&self) -> String {
+        match self {
+            Limit::MoveTime { ms } => format!("movetime-{ms}ms"),
+            Limit::Depth { depth } => format!("depth-{depth}"),
+        }
+    }
+
+    pub fn label(&self) -> String {
+        match self {
+            Limit::MoveTime { ms } => format!("{ms} ms/move"),
+            Limit::Depth { depth } => format!("depth {depth}"),
+        }
+    }
+}
+
+/// The result of one finished point, as kept in `points/NAME.json`. The settings it was played
+/// with are kept beside it, so that a re-run with other settings is refused rather than mixed.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct PointResult {
+    pub limit: Limit,
+    /// The engines as the match ran them (fixed-depth points add `depth` to every `go`).
+    pub engines: [EngineSpec; 2],
+    pub time_control: String,
+    /// Games asked for and the openings' fingerprint (FNV-1a of their position commands).
+    pub games_asked: usize,
+    pub openings_fingerprint: String,
+    pub games: usize,
+    pub wins: u64,
+    pub losses: u64,
+    pub draws: u64,
+    /// Pair counts by engine 1's half points (0..=4).
+    pub pentanomial: [u64; 5],
+    /// Mean thinking time a move of engine 1 and engine 2, in ms.
+    pub mean_ms: [Option<f64>; 2],
+    /// Slowest move of engine 1 and engine 2, in ms.
+    pub max_ms: [f64; 2],
+}
+
+impl PointResult {
+    pub fn elo(&self) -> Option<EloEstimate> {
+        Pentanomial(self.pentanomial).elo()
+    }
+
+    /// Engine 1's points per game, 0..=1.
+    pub fn score(&self) -> f64 {
+        if self.games == 0 {
+            return 0.0;
+        }
+        (self.wins as f64 + 0.5 * self.draws as f64) / self.games as f64
+    }
+
+    /// Where the point sits on the plot's time axis: the time a move for a time limit, engine
+    /// 1's mean time a move for a depth limit.
+    pub fn time_ms(&self) -> Option<f64> {
+        match self.limit {
+            Limit::MoveTime { ms } => Some(ms as f64),
+            Limit::Depth { .. } => self.mean_ms[0],
+        }
+    }
+
+    fn from_summary(point: &Point, summary: &MatchSummary) -> PointResult {
+        PointResult {
+            limit: point.limit,
+            engines: summary.engines.clone(),
+            time_control: summary.time_control.clone(),
+            games_asked: point.games_asked,
+            openings_fingerprint: point.openings_fingerprint.clone(),
+            games: summary.games,
+            wins: summary.wins,
+            losses: summary.losses,
+            draws: summary.draws,
+            pentanomial: summary.pentanomial.0,
+            mean_ms: summary.move_times.map(|t| t.mean_ms()),
+            max_ms: summary.move_times.map(|t| t.max_ms),
+        }
+    }
+
+    /// Whether this result was played with the settings of `point`; `Err` says what differs.
+    fn check_matches(&self, point: &Point) -> Result<(), String> {
+        let config = &point.config;
+        if self.engines != config.engines {
+            return Err(format!(
+                "its engines were {:?}, now {:?}",
+                self.engines, config.engines
+            ));
+        }
+        if self.time_control != config.referee.time_control.to_string() {
+            return Err(format!(
+                "its time control was {}, now {}",
+                self.time_control, config.referee.time_control
+            ));
+        }
+        if self.games_asked != point.games_asked {
+            return Err(format!(
+                "it asked for {} games, now {}",
+                self.games_asked, point.games_asked
+            ));
+        }
+        if self.openings_fingerprint != point.openings_fingerprint {
+            return Err("its openings were different".to_string());
+        }
+        Ok(())
+    }
+}
+
+/// A point to play: its limit and the match that measures it.
+struct Point {
+    limit: Limit,
+    config: crate::matches::MatchConfig,
+    games_asked: usize,
+    openings_fingerprint: String,
+}
+
+/// The points of the ladder, in order: times a move ascending, then depths ascending.
+pub fn ladder(movetimes: &[u64], depths: &[u32]) -> Result<Vec<Limit>, String> {
+    let mut movetimes = if movetimes.is_empty() && depths.is_empty() {
+        DEFAULT_MOVETIMES_MS.to_vec()
+    } else {
+        movetimes.to_vec()
+    };
+    let mut depths = depths.to_vec();
+    if movetimes.contains(&0) {
+        return Err("--movetimes: a time a move must be at least 1 ms".to_string());
+    }
+    if depths.contains(&0) {
+        return Err("--depths: a depth must be at least 1".to_string());
+    }
+    movetimes.sort_unstable();
+    movetimes.dedup();
+    depths.sort_unstable();
+    depths.dedup();
+    Ok(movetimes
+        .into_iter()
+        .map(|ms| Limit::MoveTime { ms })
+        .chain(depths.into_iter().map(|depth| Limit::Depth { depth }))
+        .collect())
+}
+
+fn match_args(args: &ScaleArgs, limit: Limit, dir: &Path) -> MatchArgs {
+    let mut engines = args.engines.clone();
+    let movetime = match limit {
+        Limit::MoveTime { ms } => ms as f64 / 1000.0,
+        Limit::Depth { depth } => {
+            for spec in &mut engines.specs {
+                spec.go_limits.retain(|(key, _)| key != "depth");
+                spec.go_limits.push(("depth".to_string(), u64::from(depth)));
+            }
+            args.depth_movetime
+        }
+    };
+    MatchArgs {
+        engines,
+        openings: args.openings.clone(),
+        games: args.games,
+        movetime: Some(movetime),
+        tc: None,
+        byoyomi: None,
+        time_margin: args.time_margin,
+        startup_timeout: args.startup_timeout,
+        max_plies: args.max_plies,
+        concurrency: args.concurrency,
+        sprt: None,
+        out: Some(dir.to_path_buf()),
+        quiet: args.quiet,
+    }
+}
+
+fn point(args: &ScaleArgs, limit: Limit) -> Result<Point, String> {
+    let dir = args.out.join("points").join(limit.slug());
+    let config = match_config(&match_args(args, limit, &dir))?;
+    let positions: String = config
+        .openings
+        .iter()
+        .map(|o| o.position_command(&[]) + "\n")
+        .collect();
+    Ok(Point {
+        limit,
+        games_asked: 2 * config.pairs,
+        openings_fingerprint: format!("{:016x}", fileio::fnv1a(positions.as_bytes())),
+        config,
+    })
+}
+
+fn result_path(out: &Path, limit: Limit) -> PathBuf {
+    out.join("points").join(format!("{}.json", limit.slug()))
+}
+
+/// The kept result of a point, if it was finished with the same settings; an error if it was
+/// finished with others or cannot be read.
+fn finished_result(out: &Path, point: &Point) -> Result<Option<PointResult>, String> {
+    let path = result_path(out, point.limit);
+    if !path.exists() {
+        return Ok(None);
+    }
+    let text = fileio::read_regular_to_string(&path).map_err(|e| e.to_string())?;
+    let result: PointResult = serde_json::from_str(&text)
+        .map_err(|e| format!("{}: not a point result ({e})", path.display()))?;
+    result.check_matches(point).map_err(|why| {
+        format!(
+            "{} was played with other settings ({why}): give another --out, or remove it to \
+             play the point again",
+            path.display()
+        )
+    })?;
+    Ok(Some(result))
+}
+
+/// Runs `engine scale`: plays the points not finished yet, rewriting the table and plot after
+/// each; prints the table on standard output at the end.
+pub fn run(args: &ScaleArgs) -> Result<(), String> {
+    let limits = ladder(&args.movetimes, &args.depths)?;
+    if !Duration::try_from_secs_f64(args.depth_movetime).is_ok_and(|d| !d.is_zero()) {
+        return Err(format!(
+            "--depth-movetime {} is not a positive time in seconds",
+            args.depth_movetime
+        ));
+    }
+    let points: Vec<Point> = limits
+        .iter()
+        .map(|&limit| point(args, limit))
+        .collect::<Result<_, _>>()?;
+    std::fs::create_dir_all(args.out.join("points"))
+        .map_err(|e| format!("cannot create {}: {e}", args.out.join("points").display()))?;
+    let mut results: Vec<PointResult> = Vec::new();
+    for point in &points {
+        if let Some(result) = finished_result(&args.out, point)? {
+            log::info!("{}: finished before, skipped", point.limit.label());
+            results.push(result);
+            continue;
+        }
+        eprintln!(
+            "scale: {} ({} games) …",
+            point.limit.label(),
+            point.games_asked
+        );
+        let summary = run_match(&point.config).map_err(|e| e.to_string())?;
+        let result = PointResult::from_summary(point, &summary);
+        let json = serde_json::to_vec_pretty(&result).expect("a point result serializes");
+        let path = result_path(&args.out, point.limit);
+        fileio::write_atomic(&path, &json).map_err(|e| format!("cannot write {e}"))?;
+        eprintln!("scale: {}: {}", point.limit.label(), summary.standing());
+        results.push(result);
+        report::write_all(&args.out, &results)?;
+    }
+    report::write_all(&args.out, &results)?;
+    print!("{}", report::markdown(&results));
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ladder_defaults_sorts_and_rejects_zero() {
+        let ms = |v: &[u64]| {
+            v.iter()
+                .map(|&ms| Limit::MoveTime { ms })
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(ladder(&[], &[]).unwrap(), ms(&DEFAULT_MOVETIMES_MS));
+        assert_eq!(
+            ladder(&[30, 10, 30], &[8, 4]).unwrap(),
+            [
+                Limit::MoveTime { ms: 10 },
+                Limit::MoveTime { ms: 30 },
+                Limit::Depth { depth: 4 },
+                Limit::Depth { depth: 8 }
+            ]
+        );
+        assert_eq!(ladder(&[], &[2]).unwrap(), [Limit::Depth { depth: 2 }]);
+        assert!(ladder(&[0], &[]).is_err());
+        assert!(ladder(&[], &[0]).is_err());
+    }
+}
