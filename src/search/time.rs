@@ -6,8 +6,9 @@ use std::time::{Duration, Instant};
 use super::{ClockLimits, Limits, SearchControl};
 use std::sync::atomic::Ordering::Relaxed;
 
-/// Kept back on top of the move overhead when a clock is running: poll latency plus scheduling
-/// jitter, so that a loaded machine never flags. (`movetime` keeps back only the overhead.)
+/// Kept back on top of the move overhead when a main time is running: poll latency plus
+/// scheduling jitter, so that a loaded machine never flags. (`movetime` and byoyomi alone keep
+/// back only the overhead; a watchdog answers for a search its machine does not run in time.)
 pub const SAFETY_MARGIN: Duration = Duration::from_millis(10);
 /// Shortest budget ever set, so that at least a shallow search completes.
 const MIN_THINK: Duration = Duration::from_millis(1);
@@ -49,10 +50,12 @@ fn clock_budget(clock: &ClockLimits, move_overhead: Duration) -> TimeBudget {
         .saturating_sub(reserve)
         .max(MIN_THINK);
     if clock.remaining.is_zero() && !clock.byoyomi.is_zero() {
-        // Byoyomi only: time not used is lost, so use it all.
+        // Byoyomi only: time not used is lost, so use it all, keeping back only the overhead
+        // as `movetime` does (a fixed 10 ms more would be a third of a 30 ms period).
+        let period = clock.byoyomi.saturating_sub(move_overhead).max(MIN_THINK);
         return TimeBudget {
-            optimum: hard,
-            maximum: hard,
+            optimum: period,
+            maximum: period,
             use_all: true,
         };
     }
@@ -227,8 +230,10 @@ mod tests {
         let b = budget(&clock(0, 0, 10_000), ms(100)).unwrap();
         assert_eq!(
             (b.optimum, b.maximum, b.use_all),
-            (ms(9890), ms(9890), true)
+            (ms(9900), ms(9900), true)
         );
+        let b = budget(&clock(0, 0, 30), ms(10)).unwrap();
+        assert_eq!((b.optimum, b.maximum), (ms(20), ms(20)));
     }
 
     #[test]
@@ -241,9 +246,15 @@ mod tests {
                         limits.clock.as_mut().unwrap().moves_to_go = moves_to_go;
                         let b = budget(&limits, ms(30)).unwrap();
                         let left = ms(remaining + byoyomi);
+                        // The overhead is always kept; the safety margin while a main time runs.
+                        let reserve = if remaining == 0 && byoyomi > 0 {
+                            30
+                        } else {
+                            40
+                        };
                         assert!(b.optimum <= b.maximum);
                         assert!(
-                            b.maximum <= left.saturating_sub(ms(40)).max(MIN_THINK),
+                            b.maximum <= left.saturating_sub(ms(reserve)).max(MIN_THINK),
                             "{remaining} {increment} {byoyomi} {moves_to_go:?}: {b:?}"
                         );
                     }
