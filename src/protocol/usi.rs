@@ -310,6 +310,9 @@ impl Session {
                 self.game.set_max_plies(limit);
             }
             Setting::MoveOverhead(overhead) => options.move_overhead = overhead,
+            Setting::SearchFeature(name, on) => {
+                options.features.set(name, on);
+            }
             Setting::SearchParam(name, value) => {
                 // Checked against the parameter's range when parsed.
                 if let Err(e) = options.params.set(name, value) {

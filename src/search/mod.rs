@@ -151,6 +151,24 @@ pub struct SearchFeatures {
     pub check_extension: bool,
 }
 
+impl SearchFeatures {
+    /// The switches by name, for hidden USI options and experiments.
+    pub const NAMES: [&'static str; 4] = ["null_move", "lmr", "shallow_pruning", "check_extension"];
+
+    /// Turns the technique `name` (one of [`Self::NAMES`]) on or off; `false` for an unknown name.
+    pub fn set(&mut self, name: &str, on: bool) -> bool {
+        let switch = match name {
+            "null_move" => &mut self.null_move,
+            "lmr" => &mut self.lmr,
+            "shallow_pruning" => &mut self.shallow_pruning,
+            "check_extension" => &mut self.check_extension,
+            _ => return false,
+        };
+        *switch = on;
+        true
+    }
+}
+
 impl Default for SearchFeatures {
     fn default() -> Self {
         SearchFeatures {

@@ -657,3 +657,21 @@ fn evaluator_path_state_follows_the_search_and_changes_nothing() {
     assert_eq!((a.best, a.score, a.nodes), (b.best, b.score, b.nodes));
     assert!(FOLLOWER_CALLS.get().unwrap().load(Relaxed) > 0);
 }
+
+#[test]
+fn features_switch_by_name() {
+    let mut features = SearchFeatures::default();
+    for name in SearchFeatures::NAMES {
+        assert!(features.set(name, false), "{name}");
+    }
+    assert_eq!(
+        features,
+        SearchFeatures {
+            null_move: false,
+            lmr: false,
+            shallow_pruning: false,
+            check_extension: false,
+        }
+    );
+    assert!(!features.set("razoring", true));
+}

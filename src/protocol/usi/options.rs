@@ -4,7 +4,7 @@
 use std::fmt;
 use std::time::Duration;
 
-use crate::search::{SearchOptions, SearchParams};
+use crate::search::{SearchFeatures, SearchOptions, SearchParams};
 
 use super::command::quoted;
 
@@ -28,6 +28,9 @@ pub enum Setting {
     /// A search parameter (`search::SearchParams`), by its name: hidden options for tuners,
     /// not listed by `usi`.
     SearchParam(&'static str, i32),
+    /// A selective technique switched on or off (`search::SearchFeatures`): hidden options for
+    /// A/B matches.
+    SearchFeature(&'static str, bool),
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -207,8 +210,21 @@ impl UsiOptions {
     }
 }
 
-/// `setoption name <parameter> value <n>` for a hidden search parameter.
+/// `setoption name <parameter> value <n>` for a hidden search parameter, or `… value
+/// true|false` for a hidden search technique switch.
 fn search_param(name: &str, value: Option<&str>) -> Result<Setting, OptionError> {
+    if let Some(feature) = SearchFeatures::NAMES
+        .iter()
+        .find(|n| n.eq_ignore_ascii_case(name))
+    {
+        return match value {
+            Some("true") => Ok(Setting::SearchFeature(feature, true)),
+            Some("false") => Ok(Setting::SearchFeature(feature, false)),
+            _ => Err(OptionError(format!(
+                "option {feature} needs 'true' or 'false'"
+            ))),
+        };
+    }
     let spec = SearchParams::SPECS
         .iter()
         .find(|s| s.name.eq_ignore_ascii_case(name))
@@ -316,6 +332,11 @@ mod tests {
             o.parse(&spec.name.to_uppercase(), Some(&spec.max.to_string())),
             Ok(Setting::SearchParam(spec.name, spec.max))
         );
+        assert_eq!(
+            o.parse("Check_Extension", Some("false")),
+            Ok(Setting::SearchFeature("check_extension", false))
+        );
+        assert!(o.parse("lmr", Some("maybe")).is_err());
         let too_big = (spec.max as i64 + 1).to_string();
         assert_eq!(
             o.parse(spec.name, Some(&too_big)).unwrap_err().0,
