@@ -289,7 +289,7 @@ impl Session {
         match setting {
             Setting::HashMb(mb) => {
                 options.hash_mb = mb;
-                self.allocate("USI_Hash");
+                self.allocate(true);
             }
             Setting::Threads(n) => {
                 let cores = thread::available_parallelism().map_or(1, |n| n.get());
@@ -302,7 +302,7 @@ impl Session {
                 if let Some(searcher) = self.searcher.as_mut() {
                     searcher.options_mut().threads = n.min(cores);
                 }
-                self.allocate("Threads");
+                self.allocate(false);
             }
             Setting::MultiPv(n) => options.multipv = n,
             Setting::MaxPly(limit) => {
@@ -325,22 +325,20 @@ impl Session {
     }
 
     /// Sets up what the options ask for (hash table, threads' memory) now rather than in the
-    /// first search, and says so; a hash size that cannot be had is cut down, not fatal.
-    fn allocate(&mut self, option: &str) {
+    /// first search; a hash size that cannot be had is cut down, not fatal. With `report_hash`,
+    /// says what the table holds.
+    fn allocate(&mut self, report_hash: bool) {
         let Some(searcher) = self.searcher.as_mut() else {
             return;
         };
-        let requested = searcher.options().hash_mb;
         searcher.allocate();
-        let held = searcher.hash_size_mb();
-        if option == "USI_Hash" {
-            if held < requested {
-                self.out.note(format!(
-                    "USI_Hash: {requested} MB cannot be had; using {held} MB"
-                ));
-            } else {
-                self.out.note(format!("USI_Hash: {held} MB allocated"));
-            }
+        let (requested, held) = (searcher.options().hash_mb, searcher.hash_size_mb());
+        if report_hash && held < requested {
+            self.out.note(format!(
+                "USI_Hash: {requested} MB cannot be had; using {held} MB"
+            ));
+        } else if report_hash {
+            self.out.note(format!("USI_Hash: {held} MB allocated"));
         }
         self.report_setup = true;
     }
@@ -667,11 +665,10 @@ impl Session {
         if self.idle_searcher("perft").is_none() {
             return;
         }
-        let root = self.game.position().clone();
+        let mut pos = self.game.position().clone();
         let fallback = "Nodes searched: 0".to_string();
         self.spawn_search(false, false, fallback, move |_, control, out, _| {
             let start = Instant::now();
-            let mut pos = root.clone();
             let moves = if depth == 0 {
                 Default::default()
             } else {

@@ -110,27 +110,22 @@ impl TranspositionTable {
         while size_mb > cap_mb && size_mb > 1 {
             size_mb /= 2;
         }
-        loop {
+        let buckets = loop {
             if let Some(buckets) = allocate_buckets(size_mb) {
-                return TranspositionTable {
-                    buckets,
-                    generation: 0,
-                    requested_mb,
-                    size_mb,
-                    dirty: false,
-                };
+                break buckets;
             }
-            if size_mb <= 1 {
-                // Not even a megabyte: one bucket (if this fails too, nothing could run).
-                return TranspositionTable {
-                    buckets: vec![Bucket::default()],
-                    generation: 0,
-                    requested_mb,
-                    size_mb: 0,
-                    dirty: false,
-                };
+            if size_mb == 0 {
+                // Not even one bucket could be had fallibly: nothing else could run either.
+                break vec![Bucket::default()];
             }
             size_mb /= 2;
+        };
+        TranspositionTable {
+            buckets,
+            generation: 0,
+            requested_mb,
+            size_mb,
+            dirty: false,
         }
     }
 
