@@ -642,19 +642,23 @@ impl Session {
         ));
     }
 
-    /// `bench [depth]`: `engine bench`'s positions with the current evaluator, off the input
+    /// `bench [depth]`: `engine bench`'s positions with the current evaluator and search options
+    /// (hash and threads excepted), off the input
     /// loop like a search; the last line is `engine bench`'s (`Bench: N nodes M nps`).
     fn bench(&mut self, depth: Option<u32>) {
-        if self.idle_searcher("bench").is_none() {
+        let Some(searcher) = self.idle_searcher("bench") else {
             return;
-        }
+        };
+        let options = searcher.options().clone();
         let evaluator = self.evaluator.clone();
         let fallback = "Bench: failed".to_string();
         self.spawn_search(false, false, fallback, move |_, control, _, _| {
-            Some(match bench::run_bench_until(depth, evaluator, control) {
-                Some(result) => result.to_string(),
-                None => "Bench: stopped".to_string(),
-            })
+            Some(
+                match bench::run_bench_until(depth, evaluator, &options, control) {
+                    Some(result) => result.to_string(),
+                    None => "Bench: stopped".to_string(),
+                },
+            )
         });
     }
 

@@ -100,15 +100,23 @@ pub fn run_bench(depth: Option<u32>) -> BenchResult {
 
 /// The bench with a given evaluator (speed experiments).
 pub fn run_bench_with(depth: Option<u32>, evaluator: Arc<dyn Evaluator>) -> BenchResult {
-    run_bench_until(depth, evaluator, &SearchControl::default())
-        .expect("a bench nobody stops runs to the end")
+    run_bench_until(
+        depth,
+        evaluator,
+        &SearchOptions::default(),
+        &SearchControl::default(),
+    )
+    .expect("a bench nobody stops runs to the end")
 }
 
 /// The bench, given up (`None`) soon after `control.stop` is set: USI `bench` runs it while
 /// still answering `isready`, `stop` and `quit`.
+/// `base` supplies the search's features and parameters (USI's hidden options); the table
+/// size and thread count are always the bench's own.
 pub fn run_bench_until(
     depth: Option<u32>,
     evaluator: Arc<dyn Evaluator>,
+    base: &SearchOptions,
     control: &SearchControl,
 ) -> Option<BenchResult> {
     let depth = depth.unwrap_or(DEFAULT_DEPTH);
@@ -118,7 +126,8 @@ pub fn run_bench_until(
             .and_then(|h| h.parse().ok())
             .unwrap_or(16),
         threads: 1,
-        ..SearchOptions::default()
+        multipv: 1,
+        ..base.clone()
     });
     searcher.set_evaluator(evaluator);
     let limits = Limits {

@@ -193,7 +193,7 @@ pub fn pick_next(list: &mut MoveList, scores: &mut [i32; 256], next: usize) -> O
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::shogi::{Color, Piece, Square};
+    use crate::shogi::{Bitboard, Color, Piece, Square};
 
     fn sq(file: u8, rank: char) -> Square {
         Square::new(file, rank as u8 - b'a')
@@ -242,6 +242,68 @@ mod tests {
         assert!(pos_is_legal(&x, silver_takes));
         assert!(see_ge(&x, silver_takes, 600));
         assert!(!see_ge(&x, silver_takes, 601));
+    }
+
+    /// What the side to move gains, at best, by capturing on `to` (where the other side's
+    /// piece worth `target` stands) with its least valuable attacker, the exchange then going
+    /// on the same way, each side free to stop: the exchange SEE models, by plain recursion.
+    fn exchange(pos: &Position, to: Square, occ: Bitboard, stm: Color, target: i32) -> i32 {
+        let attackers = pos.attackers_to(to, stm, occ) & occ;
+        let Some((kind, bb)) = BY_VALUE
+            .iter()
+            .map(|&k| (k, attackers & pos.pieces_of_kind(k)))
+            .find(|(_, bb)| bb.any())
+        else {
+            return 0;
+        };
+        let mut rest = occ;
+        rest.clear(bb.first());
+        if kind == PieceKind::King && (pos.attackers_to(to, !stm, rest) & rest).any() {
+            // The king may not capture onto a defended square.
+            return 0;
+        }
+        (target - exchange(pos, to, rest, !stm, kind.value())).max(0)
+    }
+
+    /// The material balance of `mv` followed by the best exchange on its square.
+    fn exchange_after(pos: &Position, mv: Move) -> i32 {
+        let mut occ = pos.occupied();
+        if let Some(from) = mv.from() {
+            occ.clear(from);
+        }
+        occ.set(mv.to());
+        let gain = captured(pos, mv).map_or(0, PieceKind::value);
+        gain - exchange(
+            pos,
+            mv.to(),
+            occ,
+            !pos.side_to_move(),
+            moved_kind(pos, mv).value(),
+        )
+    }
+
+    #[test]
+    fn see_agrees_with_brute_force_exchanges_drops_included() {
+        let (mut drops, mut captures) = (0, 0);
+        for pos in crate::shogi::testing::random_positions_with_drops(29, 1500) {
+            for &mv in pos.legal_moves().iter() {
+                let value = exchange_after(&pos, mv);
+                for threshold in [-1300, -600, -500, -100, -1, 0, 1, 100, 500, 600, 1000] {
+                    assert_eq!(
+                        see_ge(&pos, mv, threshold),
+                        value >= threshold,
+                        "{} {mv:?} threshold {threshold}: exchange {value}",
+                        pos.to_sfen()
+                    );
+                }
+                drops += usize::from(mv.is_drop());
+                captures += usize::from(captured(&pos, mv).is_some());
+            }
+        }
+        assert!(
+            drops > 10_000 && captures > 1000,
+            "{drops} drops, {captures} captures"
+        );
     }
 
     fn pos_is_legal(pos: &Position, mv: Move) -> bool {

@@ -117,6 +117,17 @@ search_params! {
     see_prune_margin = 120, 0..=1000;
     /// Checks are extended while the ply is below this many times the root depth.
     check_ext_ply_factor = 2, 0..=10;
+    /// When above 0, a check is extended only if the side in check has at most this many
+    /// legal replies (decided at the child, which generates them anyway); 0 extends every
+    /// SEE-safe check.
+    check_ext_max_replies = 0, 0..=64;
+    /// Singular extension: minimum depth.
+    se_min_depth = 6, 2..=20;
+    /// Singular extension: the TT entry must be at least the node's depth minus this deep.
+    se_tt_depth_slack = 3, 0..=10;
+    /// Singular extension: the excluded search's bound lies this many centipawns per ply of
+    /// depth below the TT score.
+    se_margin = 2, 0..=50;
     /// Late move reductions (main search and root): minimum depth.
     lmr_min_depth = 3, 1..=20;
     /// Late move reductions: ln(depth) · ln(move number) / (this / 100).

@@ -664,14 +664,17 @@ fn features_switch_by_name() {
     for name in SearchFeatures::NAMES {
         assert!(features.set(name, false), "{name}");
     }
+    let off = features;
+    for name in SearchFeatures::NAMES {
+        // Each name switches exactly one technique.
+        assert!(features.set(name, true));
+        assert_ne!(features, off, "{name}");
+        assert!(features.set(name, false));
+        assert_eq!(features, off, "{name}");
+    }
     assert_eq!(
-        features,
-        SearchFeatures {
-            null_move: false,
-            lmr: false,
-            shallow_pruning: false,
-            check_extension: false,
-        }
+        std::mem::size_of::<SearchFeatures>(),
+        SearchFeatures::NAMES.len()
     );
     assert!(!features.set("razoring", true));
 }

@@ -18,9 +18,10 @@ use super::{
     SearchResult,
 };
 use crate::eval::{Evaluator, PathState};
+use crate::shogi::bitboard;
 use crate::shogi::game::HistoryEntry;
 use crate::shogi::repetition::{self, Projection};
-use crate::shogi::{GenKind, Move, MoveList, Position, Undo};
+use crate::shogi::{Bitboard, Color, GenKind, Move, MoveList, Position, Undo};
 
 /// Search threads recurse up to MAX_PLY deep with move lists on the stack. (The main worker
 /// runs on the caller's thread: a search needs far less than the usual 2 MiB, this is slack.)
@@ -227,6 +228,11 @@ struct Worker<'a> {
     /// The move made at each ply (Move::NULL for a null move), for counter-moves.
     current_move: [Move; MAX_PLY + 2],
     static_eval: [i32; MAX_PLY + 2],
+    /// Whether the check that led to the node at each ply may be extended there, when the
+    /// extension is decided by the number of replies (`check_ext_max_replies`).
+    check_ext_candidate: [bool; MAX_PLY + 2],
+    /// The move a singular-extension search leaves out at each ply (NULL: none).
+    excluded: [Move; MAX_PLY + 2],
     pv: Box<[[Move; MAX_PLY + 1]; MAX_PLY + 1]>,
     pv_len: [usize; MAX_PLY + 1],
     lmr: Box<[[u8; 64]; 64]>,
@@ -299,6 +305,8 @@ impl<'a> Worker<'a> {
             rep_filter,
             current_move: [Move::NULL; MAX_PLY + 2],
             static_eval: [0; MAX_PLY + 2],
+            check_ext_candidate: [false; MAX_PLY + 2],
+            excluded: [Move::NULL; MAX_PLY + 2],
             pv: Box::new([[Move::NULL; MAX_PLY + 1]; MAX_PLY + 1]),
             pv_len: [0; MAX_PLY + 1],
             lmr,
@@ -647,8 +655,10 @@ impl<'a> Worker<'a> {
             self.seldepth = self.seldepth.max(1);
             let undo = self.make_move(mv);
             let gives_check = self.pos.in_check();
-            let new_depth =
-                depth - 1 + i32::from(gives_check && self.shared.features.check_extension);
+            let extend = gives_check && self.shared.features.check_extension;
+            let by_replies = self.shared.params.check_ext_max_replies > 0;
+            self.check_ext_candidate[1] = extend && by_replies;
+            let new_depth = depth - 1 + i32::from(extend && !by_replies);
             let mut score;
             if first {
                 score = -self.search::<true>(-beta, -alpha, new_depth, 1, false);
@@ -787,10 +797,13 @@ impl<'a> Worker<'a> {
         let features = self.shared.features;
         let shared = self.shared;
         let p: &SearchParams = &shared.params;
+        let excluded = self.excluded[ply];
+        let singular_search = !excluded.is_null();
         let tt_hit = tt.probe(key);
         let tt_move = tt_hit.map_or(Move::NULL, |e| e.mv);
         if let Some(e) = tt_hit
             && !PV
+            && !singular_search
             && let Some(score) = tt_cutoff(&e, depth, ply, alpha, beta)
         {
             return score;
@@ -804,7 +817,7 @@ impl<'a> Worker<'a> {
         self.static_eval[ply] = eval;
         let improving = !in_check && ply >= 2 && eval > self.static_eval[ply - 2];
 
-        if !PV && !in_check && features.shallow_pruning {
+        if !PV && !in_check && features.shallow_pruning && !singular_search {
             // Reverse futility: far above beta at low depth, assume a cut-off.
             let margin = p.rfp_margin * depth - if improving { p.rfp_improving } else { 0 };
             if depth <= p.rfp_max_depth && eval - margin >= beta && !is_decided(beta) {
@@ -820,6 +833,7 @@ impl<'a> Worker<'a> {
             && !is_decided(beta)
             && ply >= 1
             && !self.current_move[ply - 1].is_null()
+            && !singular_search
         {
             let r = p.nmp_base
                 + depth / p.nmp_depth_divisor
@@ -850,6 +864,27 @@ impl<'a> Worker<'a> {
             // Checkmate, or no legal move at all: either way the side to move loses.
             return mated_in(ply);
         }
+        if in_check
+            && !singular_search
+            && self.check_ext_candidate[ply]
+            && list.len() <= p.check_ext_max_replies as usize
+        {
+            // A forcing check: few replies, so extending it costs little.
+            depth += 1;
+        }
+        if !in_check
+            && features.mate1
+            && !singular_search
+            && let Some(mv) = self.pos.mate_in_one_among(&list)
+        {
+            let score = mate_in(ply + 1);
+            if PV {
+                self.pv_len[ply + 1] = 0;
+                self.update_pv(ply, mv);
+            }
+            tt.store(key, mv, to_tt(score, ply), eval, depth, Bound::Exact);
+            return score;
+        }
         let side = self.pos.side_to_move();
         let previous = self.current_move[ply - 1];
         let killers = self.heur.killers(ply);
@@ -877,18 +912,28 @@ impl<'a> Worker<'a> {
         let mut quiets_tried = [Move::NULL; 64];
         let mut quiet_count = 0usize;
         let lmp_limit = (p.lmp_base + depth * depth) as usize / if improving { 1 } else { 2 };
+        let near_kings = [Color::Sente, Color::Gote]
+            .into_iter()
+            .filter_map(|c| self.pos.king_square(c))
+            .fold(Bitboard::EMPTY, |bb, k| bb | bitboard::king_attacks(k));
         let mut next = 0;
         while let Some(mv) = pick_next(&mut list, &mut scores, next) {
             let order_score = scores[next];
             next += 1;
+            if mv == excluded {
+                continue;
+            }
             move_count += 1;
             let quiet = is_quiet(&self.pos, mv);
             let gives_check = self.pos.gives_check(mv);
+            let safe_check = gives_check && see_ge(&self.pos, mv, 0);
+            // A check that loses material may be treated like any other move.
+            let forcing = gives_check && (safe_check || !features.reduce_losing_checks);
 
             if features.shallow_pruning
                 && !PV
                 && !in_check
-                && !gives_check
+                && !forcing
                 && best_score > -RULE_WIN_IN_MAX_PLY
             {
                 if quiet {
@@ -907,12 +952,41 @@ impl<'a> Worker<'a> {
                 }
             }
 
-            let extension = i32::from(
-                gives_check
-                    && features.check_extension
-                    && (ply as i32) < p.check_ext_ply_factor * self.root_depth
-                    && see_ge(&self.pos, mv, 0),
-            );
+            let extend = safe_check
+                && features.check_extension
+                && (ply as i32) < p.check_ext_ply_factor * self.root_depth;
+            let by_replies = p.check_ext_max_replies > 0;
+            let mut extension = i32::from(extend && !by_replies);
+            if features.singular
+                && mv == tt_move
+                && !singular_search
+                && depth >= p.se_min_depth
+                && let Some(e) = tt_hit
+                && matches!(e.bound, Bound::Lower | Bound::Exact)
+                && e.depth >= depth - p.se_tt_depth_slack
+                && !is_decided(from_tt(e.score, ply))
+            {
+                let singular_beta = from_tt(e.score, ply) - p.se_margin * depth;
+                self.excluded[ply] = mv;
+                let score = self.search::<false>(
+                    singular_beta - 1,
+                    singular_beta,
+                    (depth - 1) / 2,
+                    ply,
+                    cut_node,
+                );
+                self.excluded[ply] = Move::NULL;
+                if self.stopped {
+                    return 0;
+                }
+                if score < singular_beta {
+                    extension = 1;
+                } else if singular_beta >= beta {
+                    // Multi-cut: another move also beats beta.
+                    return singular_beta;
+                }
+            }
+            self.check_ext_candidate[ply + 1] = extend && by_replies && extension == 0;
             let new_depth = depth - 1 + extension;
             self.current_move[ply] = mv;
             let undo = self.make_move(mv);
@@ -924,9 +998,13 @@ impl<'a> Worker<'a> {
                 && depth >= p.lmr_min_depth
                 && move_count > 1 + usize::from(PV)
                 && quiet
-                && !gives_check
+                && (!forcing || features.lmr_checks)
             {
                 let mut r = self.lmr[(depth as usize).min(63)][move_count.min(63)] as i32;
+                r -= i32::from(forcing);
+                if features.far_drop_lmr && mv.is_drop() && !near_kings.has(mv.to()) {
+                    r += 1;
+                }
                 r += i32::from(cut_node);
                 r -= i32::from(PV) + i32::from(in_check);
                 if order_score >= super::ordering::KILLER_FLOOR {
@@ -983,9 +1061,11 @@ impl<'a> Worker<'a> {
             }
             self.heur.record_cutoff(side, ply, best_move, previous);
         }
-        let eval = (!in_check).then_some(eval);
-        let window = (original_alpha, beta);
-        store_result(tt, key, ply, depth, best_move, best_score, window, PV, eval);
+        if !singular_search {
+            let eval = (!in_check).then_some(eval);
+            let window = (original_alpha, beta);
+            store_result(tt, key, ply, depth, best_move, best_score, window, PV, eval);
+        }
         best_score
     }
 
@@ -1033,6 +1113,19 @@ impl<'a> Worker<'a> {
             }
             eval
         };
+        if !in_check && self.shared.features.qs_mate1 {
+            let mut all = MoveList::new();
+            self.pos.generate(GenKind::All, &mut all);
+            if let Some(mv) = self.pos.mate_in_one_among(&all) {
+                let score = mate_in(ply + 1);
+                if PV {
+                    self.pv_len[ply + 1] = 0;
+                    self.update_pv(ply, mv);
+                }
+                tt.store(key, mv, to_tt(score, ply), stand_pat, 0, Bound::Exact);
+                return score;
+            }
+        }
         let original_alpha = alpha;
         alpha = alpha.max(stand_pat);
         let mut best_score = stand_pat;

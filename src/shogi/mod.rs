@@ -4,10 +4,13 @@
 pub mod bitboard;
 pub mod display;
 pub mod game;
+pub mod mate1;
 pub mod movegen;
 pub mod notation;
 pub mod position;
 pub mod repetition;
+#[cfg(test)]
+pub(crate) mod testing;
 pub mod types;
 
 pub use bitboard::Bitboard;
