@@ -162,11 +162,14 @@ pub struct SearchFeatures {
     /// Singular extension: the TT move is extended when a reduced search without it fails
     /// well below its score (and the node is cut at once when even that search reaches beta).
     pub singular: bool,
+    /// Continuation history (previous move's piece and destination → this move's) in the
+    /// ordering of quiet moves.
+    pub cont_history: bool,
 }
 
 impl SearchFeatures {
     /// The switches by name, for hidden USI options and experiments.
-    pub const NAMES: [&'static str; 10] = [
+    pub const NAMES: [&'static str; 11] = [
         "null_move",
         "lmr",
         "shallow_pruning",
@@ -177,6 +180,7 @@ impl SearchFeatures {
         "lmr_checks",
         "far_drop_lmr",
         "singular",
+        "cont_history",
     ];
 
     /// Turns the technique `name` (one of [`Self::NAMES`]) on or off; `false` for an unknown name.
@@ -192,6 +196,7 @@ impl SearchFeatures {
             "lmr_checks" => &mut self.lmr_checks,
             "far_drop_lmr" => &mut self.far_drop_lmr,
             "singular" => &mut self.singular,
+            "cont_history" => &mut self.cont_history,
             _ => return false,
         };
         *switch = on;
@@ -212,6 +217,7 @@ impl Default for SearchFeatures {
             lmr_checks: false,
             far_drop_lmr: false,
             singular: false,
+            cont_history: false,
         }
     }
 }

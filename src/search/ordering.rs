@@ -1,9 +1,9 @@
 //! Move ordering: static exchange evaluation, MVV-LVA and the scores that order a node's moves
 //! (TT move, good captures and promotions, killers, counter-move, history, bad captures).
 
-use super::heuristics::Heuristics;
+use super::heuristics::{Heuristics, piece_square};
 use super::params::SearchParams;
-use crate::shogi::{Move, MoveList, PieceKind, Position};
+use crate::shogi::{Move, MoveList, Piece, PieceKind, Position};
 
 const TT_MOVE: i32 = 1 << 30;
 const GOOD_TACTICAL: i32 = 1 << 28;
@@ -45,6 +45,24 @@ pub fn moved_kind(pos: &Position, mv: Move) -> PieceKind {
             .piece_at(mv.from_unchecked())
             .map_or(PieceKind::Pawn, |p| p.kind),
     }
+}
+
+/// The piece that stands on the destination after `mv` (promoted if it promotes).
+#[inline(always)]
+pub fn arriving_piece(pos: &Position, mv: Move) -> Piece {
+    let kind = moved_kind(pos, mv);
+    let kind = if mv.is_promotion() {
+        kind.promote()
+    } else {
+        kind
+    };
+    Piece::new(pos.side_to_move(), kind)
+}
+
+/// The continuation-history index of `mv` (see [`piece_square`]).
+#[inline(always)]
+pub fn continuation_index(pos: &Position, mv: Move) -> usize {
+    piece_square(arriving_piece(pos, mv), mv.to())
 }
 
 /// Whether the move is neither a capture nor a promotion.
@@ -109,7 +127,8 @@ pub fn see_ge(pos: &Position, mv: Move, threshold: i32) -> bool {
     res
 }
 
-/// Scores for ordering the moves of a main-search node.
+/// Scores for ordering the moves of a main-search node. `continuation` is the previous move's
+/// continuation-history index, when that history is used: quiet moves then add its score.
 #[allow(clippy::too_many_arguments)]
 pub fn score_moves(
     pos: &Position,
@@ -118,6 +137,7 @@ pub fn score_moves(
     tt_move: Move,
     killers: [Move; 2],
     counter: Move,
+    continuation: Option<usize>,
     heur: &Heuristics,
     params: &SearchParams,
 ) {
@@ -143,6 +163,7 @@ pub fn score_moves(
             KILLER - 2
         } else {
             heur.history(side, mv)
+                + continuation.map_or(0, |c| heur.continuation(c, continuation_index(pos, mv)))
         };
     }
 }

@@ -7,8 +7,10 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 use std::time::{Duration, Instant};
 
-use super::heuristics::Heuristics;
-use super::ordering::{is_quiet, pick_next, score_moves, score_tactical, see_ge, tactical_gain};
+use super::heuristics::{Heuristics, piece_square};
+use super::ordering::{
+    continuation_index, is_quiet, pick_next, score_moves, score_tactical, see_ge, tactical_gain,
+};
 use super::params::SearchParams;
 use super::score::*;
 use super::time::{TimeKeeper, budget};
@@ -893,6 +895,13 @@ impl<'a> Worker<'a> {
         } else {
             self.heur.counter(side, previous)
         };
+        let continuation = if features.cont_history && !previous.is_null() {
+            self.pos
+                .piece_at(previous.to())
+                .map(|piece| piece_square(piece, previous.to()))
+        } else {
+            None
+        };
         let mut scores = [0i32; 256];
         score_moves(
             &self.pos,
@@ -901,6 +910,7 @@ impl<'a> Worker<'a> {
             tt_move,
             killers,
             counter,
+            continuation,
             self.heur,
             p,
         );
@@ -1058,6 +1068,14 @@ impl<'a> Worker<'a> {
             self.heur.update_history(side, best_move, bonus);
             for &q in &quiets_tried[..quiet_count] {
                 self.heur.update_history(side, q, -bonus);
+            }
+            if let Some(c) = continuation {
+                let best = continuation_index(&self.pos, best_move);
+                self.heur.update_continuation(c, best, bonus);
+                for &q in &quiets_tried[..quiet_count] {
+                    let q = continuation_index(&self.pos, q);
+                    self.heur.update_continuation(c, q, -bonus);
+                }
             }
             self.heur.record_cutoff(side, ply, best_move, previous);
         }
