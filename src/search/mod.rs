@@ -165,11 +165,14 @@ pub struct SearchFeatures {
     /// Continuation history (previous move's piece and destination → this move's) in the
     /// ordering of quiet moves.
     pub cont_history: bool,
+    /// Looks for a mating drop at quiescence nodes (not in check, below beta); cheaper than
+    /// `qs_mate1`, which tries every move.
+    pub qs_drop_mate1: bool,
 }
 
 impl SearchFeatures {
     /// The switches by name, for hidden USI options and experiments.
-    pub const NAMES: [&'static str; 11] = [
+    pub const NAMES: [&'static str; 12] = [
         "null_move",
         "lmr",
         "shallow_pruning",
@@ -181,6 +184,7 @@ impl SearchFeatures {
         "far_drop_lmr",
         "singular",
         "cont_history",
+        "qs_drop_mate1",
     ];
 
     /// Turns the technique `name` (one of [`Self::NAMES`]) on or off; `false` for an unknown name.
@@ -197,6 +201,7 @@ impl SearchFeatures {
             "far_drop_lmr" => &mut self.far_drop_lmr,
             "singular" => &mut self.singular,
             "cont_history" => &mut self.cont_history,
+            "qs_drop_mate1" => &mut self.qs_drop_mate1,
             _ => return false,
         };
         *switch = on;
@@ -218,6 +223,7 @@ impl Default for SearchFeatures {
             far_drop_lmr: false,
             singular: false,
             cont_history: false,
+            qs_drop_mate1: false,
         }
     }
 }

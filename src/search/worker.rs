@@ -1131,10 +1131,16 @@ impl<'a> Worker<'a> {
             }
             eval
         };
-        if !in_check && self.shared.features.qs_mate1 {
-            let mut all = MoveList::new();
-            self.pos.generate(GenKind::All, &mut all);
-            if let Some(mv) = self.pos.mate_in_one_among(&all) {
+        let features = self.shared.features;
+        if !in_check && (features.qs_mate1 || features.qs_drop_mate1) {
+            let mate = if features.qs_mate1 {
+                let mut all = MoveList::new();
+                self.pos.generate(GenKind::All, &mut all);
+                self.pos.mate_in_one_among(&all)
+            } else {
+                self.pos.drop_mate_in_one()
+            };
+            if let Some(mv) = mate {
                 let score = mate_in(ply + 1);
                 if PV {
                     self.pv_len[ply + 1] = 0;

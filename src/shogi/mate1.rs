@@ -5,9 +5,10 @@
 //! refuted by the first legal evasion found. 打ち歩詰め needs no care here, because the move
 //! generator never produces a mating pawn drop.
 
+use super::bitboard;
 use super::movegen::MoveList;
 use super::position::Position;
-use super::types::Move;
+use super::types::{Move, PieceKind};
 
 impl Position {
     /// A move of `moves` (the legal moves of this position) that checkmates at once, if any;
@@ -25,6 +26,41 @@ impl Position {
             self.unmake_move(mv, undo);
             if mated {
                 return Some(mv);
+            }
+        }
+        None
+    }
+
+    /// A drop that checkmates at once, if any: the commonest mate of a drop game, found
+    /// without generating the other moves (only drops next to, or in line with, the king are
+    /// tried). Pawn drops are never tried: a mating one is illegal (打ち歩詰め). The side to
+    /// move must not be in check (then a drop's legality is never in question).
+    pub fn drop_mate_in_one(&mut self) -> Option<Move> {
+        debug_assert!(!self.in_check());
+        let us = self.side_to_move();
+        let them = !us;
+        let king = self.king_square(them)?;
+        const DROPPABLE: [PieceKind; 4] = [
+            PieceKind::Gold,
+            PieceKind::Silver,
+            PieceKind::Bishop,
+            PieceKind::Rook,
+        ];
+        let empty = !self.occupied();
+        for kind in DROPPABLE {
+            if self.hand(us).count(kind) == 0 {
+                continue;
+            }
+            // The squares a piece of ours attacks the king from: its attacks seen from the
+            // king by a piece of theirs.
+            for to in bitboard::attacks(them, kind, king, self.occupied()) & empty {
+                let mv = Move::drop(kind, to);
+                let undo = self.make_move(mv);
+                let mated = !self.has_legal_move();
+                self.unmake_move(mv, undo);
+                if mated {
+                    return Some(mv);
+                }
             }
         }
         None
@@ -81,6 +117,34 @@ mod tests {
         assert!(
             with_mate > 100,
             "only {with_mate} positions with a mate in one"
+        );
+    }
+
+    #[test]
+    fn drop_mates_agree_with_brute_force() {
+        let mut with_mate = 0;
+        for mut pos in crate::shogi::testing::random_positions_with_drops(23, 4000) {
+            if pos.in_check() {
+                continue;
+            }
+            let mating_drops: Vec<Move> = mating_moves(&pos)
+                .into_iter()
+                .filter(|m| m.is_drop())
+                .collect();
+            let before = pos.clone();
+            let found = pos.drop_mate_in_one();
+            assert_eq!(pos, before, "position changed");
+            match found {
+                Some(mv) => {
+                    assert!(mating_drops.contains(&mv), "{} {mv:?}", pos.to_sfen());
+                    with_mate += 1;
+                }
+                None => assert!(mating_drops.is_empty(), "{}", pos.to_sfen()),
+            }
+        }
+        assert!(
+            with_mate > 50,
+            "only {with_mate} positions with a mating drop"
         );
     }
 }
