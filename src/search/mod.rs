@@ -218,7 +218,7 @@ impl Default for SearchFeatures {
             check_extension: true,
             mate1: false,
             qs_mate1: false,
-            reduce_losing_checks: false,
+            reduce_losing_checks: true,
             lmr_checks: false,
             far_drop_lmr: false,
             singular: false,

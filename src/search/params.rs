@@ -120,7 +120,7 @@ search_params! {
     /// When above 0, a check is extended only if the side in check has at most this many
     /// legal replies (decided at the child, which generates them anyway); 0 extends every
     /// SEE-safe check.
-    check_ext_max_replies = 0, 0..=64;
+    check_ext_max_replies = 4, 0..=64;
     /// Singular extension: minimum depth.
     se_min_depth = 6, 2..=20;
     /// Singular extension: the TT entry must be at least the node's depth minus this deep.
