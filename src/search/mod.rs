@@ -168,11 +168,15 @@ pub struct SearchFeatures {
     /// Looks for a mating drop at quiescence nodes (not in check, below beta); cheaper than
     /// `qs_mate1`, which tries every move.
     pub qs_drop_mate1: bool,
+    /// Cut nodes without a TT move search one ply shallower (internal iterative reduction).
+    pub iir_cut: bool,
+    /// Quiet moves with a bad history are pruned near the leaves.
+    pub history_pruning: bool,
 }
 
 impl SearchFeatures {
     /// The switches by name, for hidden USI options and experiments.
-    pub const NAMES: [&'static str; 12] = [
+    pub const NAMES: [&'static str; 14] = [
         "null_move",
         "lmr",
         "shallow_pruning",
@@ -185,6 +189,8 @@ impl SearchFeatures {
         "singular",
         "cont_history",
         "qs_drop_mate1",
+        "iir_cut",
+        "history_pruning",
     ];
 
     /// Turns the technique `name` (one of [`Self::NAMES`]) on or off; `false` for an unknown name.
@@ -202,6 +208,8 @@ impl SearchFeatures {
             "singular" => &mut self.singular,
             "cont_history" => &mut self.cont_history,
             "qs_drop_mate1" => &mut self.qs_drop_mate1,
+            "iir_cut" => &mut self.iir_cut,
+            "history_pruning" => &mut self.history_pruning,
             _ => return false,
         };
         *switch = on;
@@ -224,6 +232,8 @@ impl Default for SearchFeatures {
             singular: false,
             cont_history: false,
             qs_drop_mate1: false,
+            iir_cut: false,
+            history_pruning: false,
         }
     }
 }

@@ -101,6 +101,12 @@ search_params! {
     nmp_eval_max = 3, 0..=10;
     /// A PV node without a TT move at least this deep searches one ply shallower.
     iid_min_depth = 6, 1..=100;
+    /// Internal iterative reduction at cut nodes (`iir_cut`): minimum depth.
+    iir_cut_min_depth = 4, 1..=100;
+    /// History pruning (`history_pruning`): applies at depths up to this...
+    history_prune_max_depth = 3, 0..=20;
+    /// ...to quiet moves whose history is below minus this per ply of depth.
+    history_prune_margin = 2000, 0..=16384;
     /// Late move pruning: applies at depths up to this.
     lmp_max_depth = 8, 0..=20;
     /// Late move pruning: quiet moves allowed are (base + depth²), halved when not improving.

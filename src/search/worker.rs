@@ -859,6 +859,10 @@ impl<'a> Worker<'a> {
         if PV && tt_move.is_null() && depth >= p.iid_min_depth {
             depth -= 1;
         }
+        // The same at cut nodes: a node the table knows nothing of is rarely worth full depth.
+        if features.iir_cut && cut_node && tt_move.is_null() && depth >= p.iir_cut_min_depth {
+            depth -= 1;
+        }
 
         let mut list = MoveList::new();
         self.pos.generate(GenKind::All, &mut list);
@@ -948,6 +952,12 @@ impl<'a> Worker<'a> {
             {
                 if quiet {
                     if depth <= p.lmp_max_depth && move_count > lmp_limit {
+                        continue;
+                    }
+                    if features.history_pruning
+                        && depth <= p.history_prune_max_depth
+                        && order_score < -p.history_prune_margin * depth
+                    {
                         continue;
                     }
                     if depth <= p.futility_max_depth
