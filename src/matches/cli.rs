@@ -31,6 +31,7 @@ const ENGINE: &str = "engine";
 const OPTION: &str = "engine_option";
 const NAME: &str = "engine_name";
 const LIMIT: &str = "engine_limit";
+const TIME: &str = "engine_time";
 
 impl Args for EngineArgs {
     fn augment_args(cmd: clap::Command) -> clap::Command {
@@ -59,6 +60,17 @@ impl Args for EngineArgs {
                 .value_name("NAME")
                 .action(ArgAction::Append)
                 .help("Display name of the engine named before it"),
+        )
+        .arg(
+            Arg::new(TIME)
+                .long("engine-time")
+                .value_name("byoyomi|movetime")
+                .action(ArgAction::Append)
+                .help(
+                    "How a fixed time a move is sent to the engine named before it: `byoyomi` \
+                     (USI's `go btime 0 wtime 0 byoyomi N`, the default) or `movetime` \
+                     (`go movetime N`; Fairy-Stockfish needs it, it spends a fifth of a byoyomi)",
+                ),
         )
         .arg(
             Arg::new(LIMIT)
@@ -96,6 +108,7 @@ impl FromArgMatches for EngineArgs {
                 command: command.to_string(),
                 options: Vec::new(),
                 go_limits: Vec::new(),
+                movetime_go: false,
             })
             .collect();
         // The engine a flag belongs to: the last `--engine` before it.
@@ -126,6 +139,18 @@ impl FromArgMatches for EngineArgs {
             spec.go_limits.push(parsed.ok_or_else(|| {
                 invalid(format!("--engine-limit '{text}' is not depth=N or nodes=N"))
             })?);
+        }
+        for (index, text) in indexed(matches, TIME) {
+            let spec = &mut specs[owner(index, "engine-time")?];
+            spec.movetime_go = match text.trim() {
+                "movetime" => true,
+                "byoyomi" => false,
+                _ => {
+                    return Err(invalid(format!(
+                        "--engine-time '{text}' is not byoyomi or movetime"
+                    )));
+                }
+            };
         }
         name_engines(&mut specs);
         Ok(EngineArgs { specs })
@@ -345,6 +370,8 @@ mod tests {
             "ref",
             "--engine-limit",
             "depth=3",
+            "--engine-time",
+            "movetime",
             "--games",
             "4",
         ];
@@ -359,6 +386,7 @@ mod tests {
         assert_eq!(specs[0].name, "self usi Depth=1 Hash=16");
         assert_eq!(specs[1].name, "ref");
         assert_eq!(specs[1].go_limits, [("depth".to_string(), 3)]);
+        assert!(!specs[0].movetime_go && specs[1].movetime_go);
         let config = match_config(&args).unwrap();
         assert_eq!(config.pairs, 2);
         assert_eq!(
@@ -372,6 +400,8 @@ mod tests {
         assert!(parse("--engine-option A=1 --engine x --engine y").is_err());
         assert!(parse("--engine x --engine-option A --engine y").is_err());
         assert!(parse("--engine x --engine-limit time=3 --engine y").is_err());
+        assert!(parse("--engine x --engine-time clock --engine y").is_err());
+        assert!(parse("--engine-time movetime --engine x --engine y").is_err());
         assert!(parse("--engine x --movetime 1 --tc 10").is_err());
         let one = parse("--engine x").unwrap();
         assert!(match_config(&one).is_err());

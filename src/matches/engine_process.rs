@@ -21,6 +21,11 @@ pub struct EngineSpec {
     pub options: Vec<(String, String)>,
     /// Extra limits appended to every `go` (e.g. `depth 4`), besides the time control.
     pub go_limits: Vec<(String, u64)>,
+    /// A fixed time a move goes out as `go movetime N` rather than USI's `go btime 0 wtime 0
+    /// byoyomi N`: for engines (Fairy-Stockfish) that budget byoyomi like a clock and think
+    /// a fraction of it.
+    #[serde(default)]
+    pub movetime_go: bool,
 }
 
 /// Why talking to an engine failed.
@@ -393,6 +398,7 @@ mod tests {
             command: command.to_string(),
             options: vec![],
             go_limits: vec![],
+            movetime_go: false,
         }
     }
 

@@ -345,7 +345,12 @@ fn engine_move(
     let tc = &settings.time_control;
     let side = game.position().side_to_move();
     let allowed = clocks.allowed(tc, side);
-    let mut go = clocks.go_command(tc);
+    let mut go = match tc {
+        TimeControl::MoveTime(t) if slot.spec.movetime_go => {
+            format!("go movetime {}", t.as_millis())
+        }
+        _ => clocks.go_command(tc),
+    };
     for (name, value) in &slot.spec.go_limits {
         go.push_str(&format!(" {name} {value}"));
     }

@@ -298,6 +298,7 @@ mod tests {
             command: format!("{name} usi"),
             options: vec![],
             go_limits: vec![],
+            movetime_go: false,
         }
     }
 
