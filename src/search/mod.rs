@@ -149,16 +149,10 @@ pub struct SearchFeatures {
     /// Reverse futility, futility and late-move pruning near the leaves.
     pub shallow_pruning: bool,
     pub check_extension: bool,
-    /// Looks for a mate in one at interior nodes before searching their moves.
-    pub mate1: bool,
     /// Looks for a mate in one at quiescence nodes (not in check, below beta).
     pub qs_mate1: bool,
     /// Checks that lose material (SEE < 0) are reduced and pruned like quiet moves.
     pub reduce_losing_checks: bool,
-    /// Late move reductions also apply to quiet checks (one ply less than other moves).
-    pub lmr_checks: bool,
-    /// Quiet drops on squares next to neither king are reduced one ply more.
-    pub far_drop_lmr: bool,
     /// Singular extension: the TT move is extended when a reduced search without it fails
     /// well below its score (and the node is cut at once when even that search reaches beta).
     pub singular: bool,
@@ -176,16 +170,13 @@ pub struct SearchFeatures {
 
 impl SearchFeatures {
     /// The switches by name, for hidden USI options and experiments.
-    pub const NAMES: [&'static str; 14] = [
+    pub const NAMES: [&'static str; 11] = [
         "null_move",
         "lmr",
         "shallow_pruning",
         "check_extension",
-        "mate1",
         "qs_mate1",
         "reduce_losing_checks",
-        "lmr_checks",
-        "far_drop_lmr",
         "singular",
         "cont_history",
         "qs_drop_mate1",
@@ -200,11 +191,8 @@ impl SearchFeatures {
             "lmr" => &mut self.lmr,
             "shallow_pruning" => &mut self.shallow_pruning,
             "check_extension" => &mut self.check_extension,
-            "mate1" => &mut self.mate1,
             "qs_mate1" => &mut self.qs_mate1,
             "reduce_losing_checks" => &mut self.reduce_losing_checks,
-            "lmr_checks" => &mut self.lmr_checks,
-            "far_drop_lmr" => &mut self.far_drop_lmr,
             "singular" => &mut self.singular,
             "cont_history" => &mut self.cont_history,
             "qs_drop_mate1" => &mut self.qs_drop_mate1,
@@ -224,11 +212,8 @@ impl Default for SearchFeatures {
             lmr: true,
             shallow_pruning: true,
             check_extension: true,
-            mate1: false,
             qs_mate1: false,
             reduce_losing_checks: true,
-            lmr_checks: false,
-            far_drop_lmr: false,
             singular: false,
             cont_history: false,
             qs_drop_mate1: false,

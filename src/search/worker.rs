@@ -20,10 +20,9 @@ use super::{
     SearchResult,
 };
 use crate::eval::{Evaluator, PathState};
-use crate::shogi::bitboard;
 use crate::shogi::game::HistoryEntry;
 use crate::shogi::repetition::{self, Projection};
-use crate::shogi::{Bitboard, Color, GenKind, Move, MoveList, Position, Undo};
+use crate::shogi::{GenKind, Move, MoveList, Position, Undo};
 
 /// Search threads recurse up to MAX_PLY deep with move lists on the stack. (The main worker
 /// runs on the caller's thread: a search needs far less than the usual 2 MiB, this is slack.)
@@ -878,19 +877,6 @@ impl<'a> Worker<'a> {
             // A forcing check: few replies, so extending it costs little.
             depth += 1;
         }
-        if !in_check
-            && features.mate1
-            && !singular_search
-            && let Some(mv) = self.pos.mate_in_one_among(&list)
-        {
-            let score = mate_in(ply + 1);
-            if PV {
-                self.pv_len[ply + 1] = 0;
-                self.update_pv(ply, mv);
-            }
-            tt.store(key, mv, to_tt(score, ply), eval, depth, Bound::Exact);
-            return score;
-        }
         let side = self.pos.side_to_move();
         let previous = self.current_move[ply - 1];
         let killers = self.heur.killers(ply);
@@ -926,10 +912,6 @@ impl<'a> Worker<'a> {
         let mut quiets_tried = [Move::NULL; 64];
         let mut quiet_count = 0usize;
         let lmp_limit = (p.lmp_base + depth * depth) as usize / if improving { 1 } else { 2 };
-        let near_kings = [Color::Sente, Color::Gote]
-            .into_iter()
-            .filter_map(|c| self.pos.king_square(c))
-            .fold(Bitboard::EMPTY, |bb, k| bb | bitboard::king_attacks(k));
         let mut next = 0;
         while let Some(mv) = pick_next(&mut list, &mut scores, next) {
             let order_score = scores[next];
@@ -1018,13 +1000,9 @@ impl<'a> Worker<'a> {
                 && depth >= p.lmr_min_depth
                 && move_count > 1 + usize::from(PV)
                 && quiet
-                && (!forcing || features.lmr_checks)
+                && !forcing
             {
                 let mut r = self.lmr[(depth as usize).min(63)][move_count.min(63)] as i32;
-                r -= i32::from(forcing);
-                if features.far_drop_lmr && mv.is_drop() && !near_kings.has(mv.to()) {
-                    r += 1;
-                }
                 r += i32::from(cut_node);
                 r -= i32::from(PV) + i32::from(in_check);
                 if order_score >= super::ordering::KILLER_FLOOR {
