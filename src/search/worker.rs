@@ -1,6 +1,6 @@
 //! One search thread: iterative deepening over a negamax alpha-beta with principal variation
-//! search, aspiration windows, null-move pruning, late move reductions, check extension and
-//! quiescence. Thread 0 reports and manages time; helper threads (Lazy SMP) search the same
+//! search, aspiration windows, null-move pruning, late move reductions, an extension of forcing
+//! checks and quiescence. Thread 0 reports and manages time; helper threads (Lazy SMP) search the same
 //! tree at staggered depths and share what they find through the transposition table.
 
 use std::sync::Arc;
