@@ -1,7 +1,7 @@
 //! One search thread: iterative deepening over a negamax alpha-beta with principal variation
 //! search, aspiration windows, null-move pruning, late move reductions, an extension of forcing
-//! checks and quiescence. Thread 0 reports and manages time; helper threads (Lazy SMP) search the same
-//! tree at staggered depths and share what they find through the transposition table.
+//! checks and quiescence. Thread 0 reports and manages time; helper threads (Lazy SMP) search
+//! the same tree at staggered depths and share what they find through the transposition table.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
@@ -624,6 +624,16 @@ impl<'a> Worker<'a> {
         self.rep_filter[key as usize % REP_FILTER] -= 1;
     }
 
+    /// The extension for a move into the node at `child_ply` that `extend`s a check: one ply
+    /// now, or, when `check_ext_max_replies` is set, none now and a mark for the child to
+    /// extend itself if its replies are few enough.
+    #[inline(always)]
+    fn check_extension(&mut self, child_ply: usize, extend: bool) -> i32 {
+        let by_replies = self.shared.params.check_ext_max_replies > 0;
+        self.check_ext_candidate[child_ply] = extend && by_replies;
+        i32::from(extend && !by_replies)
+    }
+
     #[inline(always)]
     fn update_pv(&mut self, ply: usize, mv: Move) {
         let child_len = self.pv_len[ply + 1];
@@ -657,9 +667,7 @@ impl<'a> Worker<'a> {
             let undo = self.make_move(mv);
             let gives_check = self.pos.in_check();
             let extend = gives_check && self.shared.features.check_extension;
-            let by_replies = self.shared.params.check_ext_max_replies > 0;
-            self.check_ext_candidate[1] = extend && by_replies;
-            let new_depth = depth - 1 + i32::from(extend && !by_replies);
+            let new_depth = depth - 1 + self.check_extension(1, extend);
             let mut score;
             if first {
                 score = -self.search::<true>(-beta, -alpha, new_depth, 1, false);
@@ -957,8 +965,7 @@ impl<'a> Worker<'a> {
             let extend = safe_check
                 && features.check_extension
                 && (ply as i32) < p.check_ext_ply_factor * self.root_depth;
-            let by_replies = p.check_ext_max_replies > 0;
-            let mut extension = i32::from(extend && !by_replies);
+            let mut singular = false;
             if features.singular
                 && mv == tt_move
                 && !singular_search
@@ -982,13 +989,19 @@ impl<'a> Worker<'a> {
                     return 0;
                 }
                 if score < singular_beta {
-                    extension = 1;
+                    singular = true;
                 } else if singular_beta >= beta {
                     // Multi-cut: another move also beats beta.
                     return singular_beta;
                 }
             }
-            self.check_ext_candidate[ply + 1] = extend && by_replies && extension == 0;
+            // After the singular search, which marks this ply's children for its own moves.
+            // A singular move's extension stands for a check's.
+            let extension = if singular {
+                self.check_extension(ply + 1, false) + 1
+            } else {
+                self.check_extension(ply + 1, extend)
+            };
             let new_depth = depth - 1 + extension;
             self.current_move[ply] = mv;
             let undo = self.make_move(mv);

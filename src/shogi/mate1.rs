@@ -11,24 +11,25 @@ use super::position::Position;
 use super::types::{Move, PieceKind};
 
 impl Position {
+    /// Whether the legal move `mv` leaves the opponent with no legal reply (the position is
+    /// restored).
+    fn leaves_no_reply(&mut self, mv: Move) -> bool {
+        let undo = self.make_move(mv);
+        let mated = !self.has_legal_move();
+        self.unmake_move(mv, undo);
+        mated
+    }
+
     /// A move of `moves` (the legal moves of this position) that checkmates at once, if any;
     /// the first such in list order. The position is restored before returning.
     pub fn mate_in_one_among(&mut self, moves: &MoveList) -> Option<Move> {
         let them = !self.side_to_move();
         // Without a king to mate there is no mate in one.
         self.king_square(them)?;
-        for &mv in moves {
-            if !self.gives_check(mv) {
-                continue;
-            }
-            let undo = self.make_move(mv);
-            let mated = !self.has_legal_move();
-            self.unmake_move(mv, undo);
-            if mated {
-                return Some(mv);
-            }
-        }
-        None
+        moves
+            .iter()
+            .copied()
+            .find(|&mv| self.gives_check(mv) && self.leaves_no_reply(mv))
     }
 
     /// A drop that checkmates at once, if any: the commonest mate of a drop game, found
@@ -55,10 +56,7 @@ impl Position {
             // king by a piece of theirs.
             for to in bitboard::attacks(them, kind, king, self.occupied()) & empty {
                 let mv = Move::drop(kind, to);
-                let undo = self.make_move(mv);
-                let mated = !self.has_legal_move();
-                self.unmake_move(mv, undo);
-                if mated {
+                if self.leaves_no_reply(mv) {
                     return Some(mv);
                 }
             }
