@@ -723,6 +723,7 @@ fn limits(go: &GoSearch, side: Color, received: Instant) -> Limits {
     Limits {
         depth: go.depth,
         nodes: go.nodes,
+        soft_nodes: None,
         movetime: go.movetime,
         clock: any_clock.then(|| ClockLimits {
             remaining: remaining.unwrap_or_default(),

@@ -42,6 +42,9 @@ pub struct ClockLimits {
 pub struct Limits {
     pub depth: Option<u32>,
     pub nodes: Option<u64>,
+    /// No new iteration starts once the search has used this many nodes (a budget that
+    /// keeps whole iterations, for data generation); `nodes` stays the hard limit.
+    pub soft_nodes: Option<u64>,
     pub movetime: Option<Duration>,
     pub clock: Option<ClockLimits>,
     pub infinite: bool,
@@ -141,7 +144,8 @@ pub struct SearchResult {
     pub nodes: u64,
 }
 
-/// Selective search techniques, all on by default; switches exist for measuring them.
+/// Selective search techniques; the switches exist for measuring them (those that lost their
+/// match are off by default).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct SearchFeatures {
     pub null_move: bool,
@@ -214,11 +218,11 @@ impl Default for SearchFeatures {
             check_extension: true,
             qs_mate1: false,
             reduce_losing_checks: true,
-            singular: false,
+            singular: true,
             cont_history: false,
-            qs_drop_mate1: false,
-            iir_cut: false,
-            history_pruning: false,
+            qs_drop_mate1: true,
+            iir_cut: true,
+            history_pruning: true,
         }
     }
 }

@@ -1,6 +1,7 @@
 //! One search thread: iterative deepening over a negamax alpha-beta with principal variation
-//! search, aspiration windows, null-move pruning, late move reductions, an extension of forcing
-//! checks and quiescence. Thread 0 reports and manages time; helper threads (Lazy SMP) search
+//! search, aspiration windows, null-move pruning, late move reductions, history pruning,
+//! internal iterative reduction, singular extensions, an extension of forcing checks, and
+//! quiescence with a test for mating drops. Thread 0 reports and manages time; helper threads (Lazy SMP) search
 //! the same tree at staggered depths and share what they find through the transposition table.
 
 use std::sync::Arc;
@@ -462,6 +463,12 @@ impl<'a> Worker<'a> {
         let limits = self.shared.limits;
         if limits.infinite || control.ponder.load(Relaxed) {
             return false;
+        }
+        if let Some(soft) = limits.soft_nodes {
+            self.shared.nodes[self.id].store(self.nodes, Relaxed);
+            if self.shared.total_nodes() >= soft {
+                return true;
+            }
         }
         let Some(time) = &mut self.time else {
             return false;
