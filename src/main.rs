@@ -37,6 +37,10 @@ enum Command {
     Pretrain(engine::train::pretrain::PretrainArgs),
     /// Train the network by self-play (TD-style targets from the game's end).
     Selfplay(engine::train::selfplay::SelfplayArgs),
+    /// Self-play games by the full search at a node budget, written as training data shards.
+    Datagen(engine::train::datagen::DatagenArgs),
+    /// Train the network on datagen shards (targets from the search's score and the result).
+    Train(engine::train::learn::TrainArgs),
 }
 
 fn main() -> ExitCode {
@@ -58,6 +62,8 @@ fn main() -> ExitCode {
         Command::Eval(args) => engine::tools::eval::run(&args),
         Command::Pretrain(args) => engine::train::pretrain::run(&args).map(|_| ()),
         Command::Selfplay(args) => engine::train::selfplay::run(&args).map(|_| ()),
+        Command::Datagen(args) => engine::train::datagen::run(&args).map(|_| ()),
+        Command::Train(args) => engine::train::learn::run(&args).map(|_| ()),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

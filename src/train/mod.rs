@@ -1,5 +1,7 @@
 //! Training: the mate pretraining data set and self-play.
 
+pub mod datagen;
+pub mod learn;
 pub mod matedata;
 pub mod packed;
 pub mod pretrain;

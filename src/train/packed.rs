@@ -30,6 +30,11 @@ impl PackedPosition {
         }
     }
 
+    /// Whether gote is to move.
+    pub fn gote_to_move(&self) -> bool {
+        self.gote_to_move
+    }
+
     /// Rebuilds the position; `None` if the codes are out of range (a corrupt file).
     pub fn unpack(&self) -> Option<Position> {
         let mut pos = Position::empty();

@@ -1,0 +1,388 @@
+//! `engine datagen`: self-play games played by the full search at a small node budget, every
+//! searched position stored with the search's score, its best move and the game's result —
+//! the data a network learns from search with (`engine train`).
+//!
+//! Work is split in shards: `--shard K --shards N --seed S` names a stream of games that is the
+//! same on every machine and at every thread count (game `i` of shard `K` is seeded by
+//! `(S, K, i)` alone and played by a fresh single-threaded searcher with node limits). A shard
+//! is one file (see [`format`]) that grows one complete game at a time; a run that is killed
+//! loses only the games in flight, and running the same command again continues the shard
+//! where it stopped, to the same file an uninterrupted run writes.
+
+pub mod format;
+pub mod play;
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::mpsc;
+use std::time::Instant;
+
+use crate::eval::Evaluator;
+use crate::matches::openings::{Opening, load_openings};
+use crate::nn::{self, NetworkEvaluator};
+use crate::search::{SearchOptions, Searcher, THREAD_STACK};
+use format::{GameSettings, ShardHeader, ShardWriter};
+
+#[derive(clap::Args, Debug, Clone)]
+pub struct DatagenArgs {
+    /// Folder of the shard files; this run writes `shard-KKKKK-of-NNNNN.dgn` in it.
+    #[arg(long, default_value = "data/datagen")]
+    pub out: PathBuf,
+    /// Which shard this run writes (0-based).
+    #[arg(long, default_value_t = 0)]
+    pub shard: u32,
+    /// How many shards the whole plan has.
+    #[arg(long, default_value_t = 1)]
+    pub shards: u32,
+    /// Seed of the plan: with the shard number and the game's index it decides each game.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// The shard is complete once it holds this many games.
+    #[arg(long)]
+    pub games: Option<u64>,
+    /// The shard is complete once it holds at least this many positions (whole games).
+    #[arg(long)]
+    pub positions: Option<u64>,
+    /// Soft node limit of a move: no new iteration starts once the search has used this many.
+    #[arg(long, default_value_t = 5000)]
+    pub nodes: u64,
+    /// Hard node limit of a move: the search stops there even in the middle of an iteration.
+    #[arg(long, default_value_t = 50_000)]
+    pub hard_nodes: u64,
+    /// Uniformly random plies played from the opening position before the search takes over.
+    #[arg(long, default_value_t = 8)]
+    pub random_plies: u32,
+    /// The opening is drawn again while the search's |score| of its first position exceeds
+    /// this many centipawns.
+    #[arg(long, default_value_t = 1000)]
+    pub max_opening_score: i32,
+    /// A game is adjudicated once |score| ≥ this many centipawns for `--adjudicate-plies` plies
+    /// in a row (0 = never; a mate announced by the search always ends the game).
+    #[arg(long, default_value_t = 3000)]
+    pub adjudicate_score: i32,
+    #[arg(long, default_value_t = 6)]
+    pub adjudicate_plies: u32,
+    /// A game is a draw after this many plies.
+    #[arg(long, default_value_t = 300)]
+    pub max_plies: u32,
+    /// Openings file (one position per line, as `engine match --openings`); default: the start
+    /// position. Each game draws one, then plays the random plies.
+    #[arg(long)]
+    pub openings: Option<PathBuf>,
+    /// Weights file of the network that plays (default: the embedded network).
+    #[arg(long)]
+    pub eval_file: Option<PathBuf>,
+    /// Games played at the same time (0 = all cores).
+    #[arg(long, default_value_t = 0)]
+    pub threads: usize,
+    /// Transposition table of each game's searcher, MiB.
+    #[arg(long, default_value_t = 8)]
+    pub hash: u32,
+    /// No progress bar.
+    #[arg(long)]
+    pub quiet: bool,
+}
+
+/// What a run did, for the caller and the tests.
+#[derive(Debug, Clone)]
+pub struct DatagenReport {
+    pub path: PathBuf,
+    /// Games and positions in the shard at the end.
+    pub games: u64,
+    pub positions: u64,
+    /// Games and positions this run added.
+    pub new_games: u64,
+    pub new_positions: u64,
+    pub seconds: f64,
+}
+
+impl DatagenReport {
+    pub fn positions_per_second(&self) -> f64 {
+        self.new_positions as f64 / self.seconds.max(1e-9)
+    }
+}
+
+/// When a shard is complete.
+#[derive(Clone, Copy, Debug)]
+enum Target {
+    Games(u64),
+    Positions(u64),
+}
+
+impl Target {
+    fn reached(self, games: u64, positions: u64) -> bool {
+        match self {
+            Target::Games(n) => games >= n,
+            Target::Positions(n) => positions >= n,
+        }
+    }
+}
+
+fn check_args(args: &DatagenArgs) -> Result<Target, String> {
+    if args.shards == 0 {
+        return Err("--shards must be at least 1".into());
+    }
+    if args.shard >= args.shards {
+        return Err(format!(
+            "--shard {} is out of range for --shards {} (shards are numbered 0 to {})",
+            args.shard,
+            args.shards,
+            args.shards - 1
+        ));
+    }
+    if args.nodes == 0 {
+        return Err("--nodes must be at least 1".into());
+    }
+    if args.hard_nodes < args.nodes {
+        return Err(format!(
+            "--hard-nodes {} is below --nodes {}",
+            args.hard_nodes, args.nodes
+        ));
+    }
+    if args.max_plies == 0 || args.max_plies > u16::MAX as u32 {
+        return Err(format!("--max-plies {} must be 1 to 65535", args.max_plies));
+    }
+    if args.hash == 0 || args.hash > 4096 {
+        return Err(format!("--hash {} must be 1 to 4096 MiB", args.hash));
+    }
+    if args.adjudicate_score < 0 || args.max_opening_score < 0 {
+        return Err("--adjudicate-score and --max-opening-score cannot be negative".into());
+    }
+    match (args.games, args.positions) {
+        (Some(_), Some(_)) => Err("give --games or --positions, not both".into()),
+        (None, None) => Err("say how big the shard is: --games N or --positions N".into()),
+        (Some(0), _) | (_, Some(0)) => Err("the shard size must be at least 1".into()),
+        (Some(n), None) => Ok(Target::Games(n)),
+        (None, Some(n)) => Ok(Target::Positions(n)),
+    }
+}
+
+/// The evaluator that plays and the checksum of its weights.
+fn load_evaluator(path: Option<&Path>) -> Result<(Arc<NetworkEvaluator>, u64), String> {
+    let mut evaluator = NetworkEvaluator::with_default_network();
+    if let Some(path) = path {
+        evaluator
+            .load(path)
+            .map_err(|e| format!("--eval-file: {e}"))?;
+    }
+    let checksum = crate::fileio::fnv1a(&nn::weights::encode(evaluator.network()));
+    Ok((Arc::new(evaluator), checksum))
+}
+
+fn load_plan_openings(path: Option<&Path>) -> Result<(Vec<Opening>, u64), String> {
+    match path {
+        None => Ok((Vec::new(), 0)),
+        Some(path) => {
+            let text = crate::fileio::read_regular_to_string(path)
+                .map_err(|e| format!("cannot read openings file {e}"))?;
+            let openings = load_openings(path)?;
+            Ok((openings, crate::fileio::fnv1a(text.as_bytes())))
+        }
+    }
+}
+
+/// Runs `engine datagen`: creates or continues the shard until it is complete.
+pub fn run(args: &DatagenArgs) -> Result<DatagenReport, String> {
+    let target = check_args(args)?;
+    let (evaluator, network_checksum) = load_evaluator(args.eval_file.as_deref())?;
+    let (openings, openings_checksum) = load_plan_openings(args.openings.as_deref())?;
+    let header = ShardHeader {
+        shard: args.shard,
+        shards: args.shards,
+        seed: args.seed,
+        settings: GameSettings {
+            soft_nodes: args.nodes,
+            hard_nodes: args.hard_nodes,
+            random_plies: args.random_plies,
+            max_opening_score: args.max_opening_score,
+            adjudicate_score: args.adjudicate_score,
+            adjudicate_plies: args.adjudicate_plies,
+            max_plies: args.max_plies,
+            hash_mb: args.hash,
+        },
+        network_checksum,
+        openings_checksum,
+    };
+    std::fs::create_dir_all(&args.out).map_err(|e| {
+        format!(
+            "--out {}: cannot create the folder: {e}",
+            args.out.display()
+        )
+    })?;
+    let path = args
+        .out
+        .join(format::shard_file_name(args.shard, args.shards));
+    let _lock = super::claim_output(&path)?;
+
+    // Create the shard, or continue it.
+    let (mut writer, mut games, mut positions) = if path.exists() {
+        let contents = format::read_shard(&path).map_err(|e| e.to_string())?;
+        if contents.header != header {
+            return Err(format!(
+                "{} was made with other settings ({:?}); give another --out or --shard, or \
+                 delete the file",
+                path.display(),
+                contents.header
+            ));
+        }
+        if contents.torn_bytes > 0 {
+            log::warn!(
+                "{}: cutting off {} bytes of an unfinished game (the previous run was stopped)",
+                path.display(),
+                contents.torn_bytes
+            );
+        }
+        let games = contents.games.len() as u64;
+        let positions = contents.positions() as u64;
+        log::info!(
+            "{}: continuing after {games} games, {positions} positions",
+            path.display()
+        );
+        let writer = ShardWriter::resume(&path, contents.valid_len).map_err(|e| e.to_string())?;
+        (writer, games, positions)
+    } else {
+        let writer = ShardWriter::create(&path, &header).map_err(|e| e.to_string())?;
+        (writer, 0, 0)
+    };
+    let (start_games, start_positions) = (games, positions);
+    let start = Instant::now();
+
+    if !target.reached(games, positions) {
+        let threads = match args.threads {
+            0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
+            n => n,
+        };
+        let pb = progress(target, games, positions, args.quiet);
+        let next_index = AtomicU64::new(games);
+        let abort = AtomicBool::new(false);
+        let (tx, rx) = mpsc::channel();
+        let evaluator: Arc<dyn Evaluator> = evaluator;
+        let result: Result<(), String> = std::thread::scope(|scope| {
+            for _ in 0..threads {
+                let tx = tx.clone();
+                let (next_index, abort, evaluator) = (&next_index, &abort, evaluator.clone());
+                let (header, openings) = (&header, &openings);
+                std::thread::Builder::new()
+                    .stack_size(THREAD_STACK)
+                    .spawn_scoped(scope, move || {
+                        let mut searcher = Searcher::new(SearchOptions {
+                            hash_mb: header.settings.hash_mb as usize,
+                            threads: 1,
+                            ..SearchOptions::default()
+                        });
+                        searcher.set_evaluator(evaluator);
+                        while !abort.load(Ordering::Relaxed) {
+                            let index = next_index.fetch_add(1, Ordering::Relaxed);
+                            if let Target::Games(n) = target
+                                && index >= n
+                            {
+                                break;
+                            }
+                            let seed = game_seed(header, index);
+                            let game = play::play_game(
+                                &mut searcher,
+                                &header.settings,
+                                openings,
+                                index,
+                                seed,
+                                abort,
+                            );
+                            let sent = game.is_some_and(|game| tx.send(game).is_ok());
+                            if !sent {
+                                break;
+                            }
+                        }
+                    })
+                    .map_err(|e| format!("cannot start a datagen thread: {e}"))?;
+            }
+            drop(tx);
+            // Games arrive in any order; they are written in index order.
+            let mut pending = BTreeMap::new();
+            let outcome = (|| {
+                for game in rx.iter() {
+                    pending.insert(game.index, game);
+                    while let Some(game) = pending.remove(&games) {
+                        writer.append(&game).map_err(|e| e.to_string())?;
+                        games += 1;
+                        positions += game.positions.len() as u64;
+                        update_progress(&pb, target, games, positions, start_positions, start);
+                        if target.reached(games, positions) {
+                            return Ok(());
+                        }
+                    }
+                }
+                Ok(())
+            })();
+            abort.store(true, Ordering::Relaxed);
+            outcome
+        });
+        pb.finish_and_clear();
+        result?;
+    }
+    let report = DatagenReport {
+        path,
+        games,
+        positions,
+        new_games: games - start_games,
+        new_positions: positions - start_positions,
+        seconds: start.elapsed().as_secs_f64(),
+    };
+    eprintln!(
+        "datagen: shard {} of {}: {} games, {} positions in {} ({} games, {} positions this run, \
+         {:.1} s, {:.0} positions/s)",
+        args.shard,
+        args.shards,
+        report.games,
+        report.positions,
+        report.path.display(),
+        report.new_games,
+        report.new_positions,
+        report.seconds,
+        report.positions_per_second()
+    );
+    Ok(report)
+}
+
+/// The seed of game `index` of the shard: the plan's seed, the shard and the index alone.
+pub fn game_seed(header: &ShardHeader, index: u64) -> u64 {
+    super::selfplay::game_seed(header.seed, u64::from(header.shard), index)
+}
+
+fn progress(target: Target, games: u64, positions: u64, quiet: bool) -> indicatif::ProgressBar {
+    if quiet {
+        return indicatif::ProgressBar::hidden();
+    }
+    let (len, pos, unit) = match target {
+        Target::Games(n) => (n, games, "games"),
+        Target::Positions(n) => (n, positions, "positions"),
+    };
+    let pb = super::progress_bar(
+        len,
+        &format!("datagen {{bar:30}} {{pos}}/{{len}} {unit} {{msg}} ({{elapsed}}, eta {{eta}})"),
+    );
+    pb.set_position(pos);
+    pb
+}
+
+fn update_progress(
+    pb: &indicatif::ProgressBar,
+    target: Target,
+    games: u64,
+    positions: u64,
+    start_positions: u64,
+    start: Instant,
+) {
+    let rate = (positions - start_positions) as f64 / start.elapsed().as_secs_f64().max(1e-3);
+    match target {
+        Target::Games(_) => {
+            pb.set_position(games);
+            pb.set_message(format!("· {positions} positions · {rate:.0} positions/s"));
+        }
+        Target::Positions(_) => {
+            pb.set_position(positions.min(pb.length().unwrap_or(positions)));
+            pb.set_message(format!("· {games} games · {rate:.0} positions/s"));
+        }
+    }
+}

@@ -1,0 +1,173 @@
+//! One self-play game of `engine datagen`: an opening with random plies, then the full search
+//! at a node budget for both sides, every searched position recorded, decided games adjudicated.
+//! A game depends only on its seed, the settings and the network: the searcher starts each game
+//! empty and searches with one thread and node limits, so any machine plays the same game.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use rand::rngs::SmallRng;
+use rand::{Rng, SeedableRng};
+
+use super::format::{Ending, GameRecord, GameSettings, PositionRecord, score_from_search};
+use crate::matches::openings::Opening;
+use crate::search::{Limits, Score, SearchControl, SearchResult, Searcher};
+use crate::shogi::{Color, Game, GameStatus};
+use crate::train::packed::PackedPosition;
+
+/// Draws of an opening before the last one is kept whatever its score.
+const OPENING_ATTEMPTS: u32 = 50;
+
+/// Plays game `index` (seeded by `seed`) with `searcher`. `openings` empty = the start position.
+/// Returns `None` if `abort` was set meanwhile.
+pub fn play_game(
+    searcher: &mut Searcher,
+    settings: &GameSettings,
+    openings: &[Opening],
+    index: u64,
+    seed: u64,
+    abort: &AtomicBool,
+) -> Option<GameRecord> {
+    let mut rng = SmallRng::seed_from_u64(seed);
+    let limits = Limits {
+        nodes: Some(settings.hard_nodes),
+        soft_nodes: Some(settings.soft_nodes),
+        ..Limits::default()
+    };
+    let control = SearchControl::default();
+    let search = |searcher: &mut Searcher, game: &Game| -> SearchResult {
+        searcher.search(game, &limits, &control, &mut |_| {})
+    };
+
+    // The opening: random plies from a drawn start, drawn again while the side to move's
+    // score is out of balance (or the random plies ended the game).
+    let (mut game, mut first) = {
+        let mut attempt = 0;
+        loop {
+            attempt += 1;
+            let mut game = match openings.len() {
+                0 => Game::startpos(),
+                n => openings[rng.gen_range(0..n)].game(),
+            };
+            game.set_max_plies(Some(settings.max_plies));
+            for _ in 0..settings.random_plies {
+                let moves = game.position().legal_moves();
+                if game.status().is_over() || moves.is_empty() {
+                    break;
+                }
+                let mv = moves[rng.gen_range(0..moves.len())];
+                game.play(mv).expect("a generated move is legal");
+            }
+            if game.status().is_over() {
+                if attempt < OPENING_ATTEMPTS {
+                    continue;
+                }
+                // Nothing but finished openings: an empty game record says so.
+                return Some(finish(index, &game, Vec::new(), None));
+            }
+            searcher.clear();
+            let result = search(searcher, &game);
+            let balanced = match result.score {
+                Score::Cp(cp) => cp.abs() <= settings.max_opening_score,
+                Score::Mate(_) => false,
+            };
+            if balanced || attempt >= OPENING_ATTEMPTS {
+                break (game, Some(result));
+            }
+        }
+    };
+
+    let mut positions = Vec::new();
+    let mut streak: Option<(Color, u32)> = None;
+    loop {
+        if game.status().is_over() {
+            return Some(finish(index, &game, positions, None));
+        }
+        if abort.load(Ordering::Relaxed) {
+            return None;
+        }
+        let result = match first.take() {
+            Some(result) => result,
+            None => search(searcher, &game),
+        };
+        let pos = game.position();
+        let mover = pos.side_to_move();
+        let Some(best) = result.best else {
+            // No legal move: the rules have ended the game (checked above); defensive.
+            return Some(finish(index, &game, positions, None));
+        };
+        positions.push(PositionRecord {
+            position: PackedPosition::pack(pos),
+            score: score_from_search(result.score),
+            best_move: best.raw(),
+            ply: game.plies().min(u16::MAX as usize) as u16,
+            in_check: pos.in_check(),
+            best_is_capture: pos.piece_at(best.to()).is_some(),
+        });
+        match result.score {
+            Score::Mate(n) if n > 0 => {
+                return Some(finish(
+                    index,
+                    &game,
+                    positions,
+                    Some((mover, Ending::SearchMate)),
+                ));
+            }
+            Score::Mate(_) => {
+                return Some(finish(
+                    index,
+                    &game,
+                    positions,
+                    Some((!mover, Ending::SearchMate)),
+                ));
+            }
+            Score::Cp(cp) if settings.adjudicate_score > 0 => {
+                let leader = if cp >= settings.adjudicate_score {
+                    Some(mover)
+                } else if cp <= -settings.adjudicate_score {
+                    Some(!mover)
+                } else {
+                    None
+                };
+                streak = match (leader, streak) {
+                    (Some(c), Some((s, n))) if c == s => Some((c, n + 1)),
+                    (Some(c), _) => Some((c, 1)),
+                    (None, _) => None,
+                };
+                if let Some((winner, n)) = streak
+                    && n >= settings.adjudicate_plies
+                {
+                    return Some(finish(
+                        index,
+                        &game,
+                        positions,
+                        Some((winner, Ending::Score)),
+                    ));
+                }
+            }
+            Score::Cp(_) => {}
+        }
+        game.play(best).expect("the search returns legal moves");
+    }
+}
+
+/// The record of a finished game: `adjudicated` overrides the game's own status.
+fn finish(
+    index: u64,
+    game: &Game,
+    positions: Vec<PositionRecord>,
+    adjudicated: Option<(Color, Ending)>,
+) -> GameRecord {
+    let (winner, ending) = match adjudicated {
+        Some((winner, ending)) => (Some(winner.into()), ending),
+        None => match game.status() {
+            GameStatus::Win { winner, .. } => (Some(winner.into()), Ending::Rules),
+            GameStatus::Draw(_) | GameStatus::Ongoing => (None, Ending::MaxPlies),
+        },
+    };
+    GameRecord {
+        index,
+        winner,
+        ending,
+        positions,
+    }
+}

@@ -1,0 +1,225 @@
+//! `engine datagen` and `engine train` seen from outside: the same shard at any thread count,
+//! after a continued run and after `kill -9`; training from shards, resumable to the same
+//! weights; bad plans refused with a message naming what is wrong.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+const ENGINE: &str = env!("CARGO_BIN_EXE_engine");
+const SHARD: &str = "shard-00001-of-00003.dgn";
+
+fn temp_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("engine-datagen-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// A small fixed plan: shard 1 of 3, seed 5, tiny node budgets, short games.
+fn datagen(out: &Path, games: u32, threads: u32) -> Command {
+    let mut c = Command::new(ENGINE);
+    c.args(["datagen", "--shard", "1", "--shards", "3", "--seed", "5"])
+        .args([
+            "--nodes",
+            "150",
+            "--hard-nodes",
+            "1500",
+            "--max-plies",
+            "120",
+        ])
+        .args([
+            "--games",
+            &games.to_string(),
+            "--threads",
+            &threads.to_string(),
+        ])
+        .args(["--quiet", "--out"])
+        .arg(out)
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped());
+    c
+}
+
+fn run_ok(cmd: &mut Command) -> (Output, Duration) {
+    let start = Instant::now();
+    let o = cmd.output().unwrap();
+    let took = start.elapsed();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    (o, took)
+}
+
+fn run_err(cmd: &mut Command) -> String {
+    let o = cmd.output().unwrap();
+    assert!(!o.status.success(), "should have failed");
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+#[test]
+fn a_shard_is_the_same_at_any_thread_count_continued_or_killed() {
+    let dir = temp_dir("same");
+    let one = dir.join("one");
+    let (o, full_time) = run_ok(&mut datagen(&one, 24, 1));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("24 games"), "{err}");
+    let want = std::fs::read(one.join(SHARD)).unwrap();
+    assert!(want.len() > 1000, "{} bytes", want.len());
+
+    let two = dir.join("two");
+    run_ok(&mut datagen(&two, 24, 2));
+    assert_eq!(std::fs::read(two.join(SHARD)).unwrap(), want, "2 threads");
+
+    // A shard made in two runs (10 games, then on to 24) is the one made in one run.
+    let continued = dir.join("continued");
+    run_ok(&mut datagen(&continued, 10, 2));
+    let shorter = std::fs::read(continued.join(SHARD)).unwrap();
+    assert!(
+        want.starts_with(&shorter),
+        "the first 10 games are a prefix"
+    );
+    let (o, _) = run_ok(&mut datagen(&continued, 24, 2));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("14 games") && err.contains("this run"),
+        "{err}"
+    );
+    assert_eq!(std::fs::read(continued.join(SHARD)).unwrap(), want);
+    // A complete shard is left as it is.
+    let (o, _) = run_ok(&mut datagen(&continued, 24, 2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("0 games, 0 positions this run"));
+
+    // kill -9 during a run, a torn record at the end, then the same command again.
+    let killed = dir.join("killed");
+    let mut child = datagen(&killed, 24, 2)
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(full_time.mul_f64(0.4));
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let path = killed.join(SHARD);
+    if let Ok(mut bytes) = std::fs::read(&path) {
+        assert!(
+            want.starts_with(&bytes),
+            "what was written is a prefix of the shard"
+        );
+        bytes.extend_from_slice(&[7, 0, 0]);
+        std::fs::write(&path, bytes).unwrap();
+    }
+    run_ok(&mut datagen(&killed, 24, 1));
+    assert_eq!(std::fs::read(&path).unwrap(), want, "after kill -9");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn bad_plans_are_refused_with_a_reason() {
+    let dir = temp_dir("bad");
+    let out = dir.join("data");
+    let bad = |extra: &[&str]| {
+        let mut c = Command::new(ENGINE);
+        c.arg("datagen")
+            .args(extra)
+            .arg("--out")
+            .arg(&out)
+            .arg("--quiet");
+        run_err(&mut c)
+    };
+    assert!(
+        bad(&["--games", "1", "--shard", "3", "--shards", "3"])
+            .contains("--shard 3 is out of range")
+    );
+    assert!(bad(&["--games", "1", "--shards", "0"]).contains("--shards must be at least 1"));
+    assert!(bad(&[]).contains("--games N or --positions N"));
+    assert!(bad(&["--games", "1", "--positions", "5"]).contains("not both"));
+    assert!(
+        bad(&["--games", "1", "--nodes", "100", "--hard-nodes", "50"]).contains("below --nodes")
+    );
+    let missing = dir.join("missing.bin");
+    let e = bad(&["--games", "1", "--eval-file", missing.to_str().unwrap()]);
+    assert!(
+        e.contains("--eval-file") && e.contains("missing.bin"),
+        "{e}"
+    );
+    let e = bad(&["--games", "1", "--openings", missing.to_str().unwrap()]);
+    assert!(e.contains("missing.bin"), "{e}");
+
+    // A shard made with other settings is not continued.
+    run_ok(&mut datagen(&out, 1, 1));
+    let e = run_err(datagen(&out, 2, 1).args(["--random-plies", "4"]));
+    assert!(e.contains("other settings"), "{e}");
+    // An output that is a file, not a folder.
+    let file = dir.join("file");
+    std::fs::write(&file, "x").unwrap();
+    let e = run_err(&mut datagen(&file, 1, 1));
+    assert!(e.contains("--out"), "{e}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+fn train(data: &Path, out: &Path, epochs: u32) -> Command {
+    let mut c = Command::new(ENGINE);
+    c.args(["train", "--data"])
+        .arg(data)
+        .args([
+            "--epochs",
+            &epochs.to_string(),
+            "--threads",
+            "1",
+            "--seed",
+            "3",
+        ])
+        .args(["--val-fraction", "0.2", "--batch-size", "64", "--out"])
+        .arg(out)
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped());
+    c
+}
+
+#[test]
+fn training_on_shards_writes_weights_metrics_and_a_plot_and_resumes() {
+    let dir = temp_dir("train");
+    let data = dir.join("data");
+    run_ok(&mut datagen(&data, 16, 2));
+
+    let straight = dir.join("straight.bin");
+    let (o, _) = run_ok(&mut train(&data, &straight, 2));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("validation bce"), "{err}");
+    let csv = std::fs::read_to_string(straight.with_extension("csv")).unwrap();
+    assert_eq!(csv.lines().count(), 4, "header, epoch 0, two epochs: {csv}");
+    let svg = std::fs::read_to_string(straight.with_extension("svg")).unwrap();
+    assert!(svg.contains("<svg") && svg.contains("validation BCE"));
+    // The weights are a network the engine plays with.
+    let o = Command::new(ENGINE)
+        .args(["eval", "--weights"])
+        .arg(&straight)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+
+    // One epoch, then on to two: the same weights as two at once.
+    let resumed = dir.join("resumed.bin");
+    run_ok(&mut train(&data, &resumed, 1));
+    let (o, _) = run_ok(&mut train(&data, &resumed, 2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("continuing after epoch 1"));
+    assert_eq!(
+        std::fs::read(&resumed).unwrap(),
+        std::fs::read(&straight).unwrap()
+    );
+    // Other settings do not continue that checkpoint.
+    let e = run_err(train(&data, &resumed, 2).args(["--target", "td"]));
+    assert!(e.contains("--restart"), "{e}");
+    run_ok(train(&data, &resumed, 1).args(["--target", "td", "--restart"]));
+
+    // Bad input names what is wrong.
+    let e = run_err(train(&data, &resumed, 1).args(["--target", "nope"]));
+    assert!(e.contains("unknown --target 'nope'"), "{e}");
+    let not_a_shard = dir.join("bogus.dgn");
+    std::fs::write(&not_a_shard, "hello").unwrap();
+    let e = run_err(&mut train(&not_a_shard, &dir.join("x.bin"), 1));
+    assert!(e.contains("bogus.dgn"), "{e}");
+    let empty = dir.join("empty");
+    std::fs::create_dir_all(&empty).unwrap();
+    let e = run_err(&mut train(&empty, &dir.join("y.bin"), 1));
+    assert!(e.contains("no .dgn shard files"), "{e}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
