@@ -254,7 +254,7 @@ pub fn run(args: &DatagenArgs) -> Result<DatagenReport, String> {
             0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
             n => n,
         };
-        let pb = progress(target, games, positions, args.quiet);
+        let mut progress = Progress::new(target, games, positions, args.quiet);
         let next_index = AtomicU64::new(games);
         let abort = AtomicBool::new(false);
         let (tx, rx) = mpsc::channel();
@@ -307,7 +307,7 @@ pub fn run(args: &DatagenArgs) -> Result<DatagenReport, String> {
                         writer.append(&game).map_err(|e| e.to_string())?;
                         games += 1;
                         positions += game.positions.len() as u64;
-                        update_progress(&pb, target, games, positions, start_positions, start);
+                        progress.update(games, positions);
                         if target.reached(games, positions) {
                             return Ok(());
                         }
@@ -318,7 +318,7 @@ pub fn run(args: &DatagenArgs) -> Result<DatagenReport, String> {
             abort.store(true, Ordering::Relaxed);
             outcome
         });
-        pb.finish_and_clear();
+        progress.finish();
         result?;
     }
     let report = DatagenReport {
@@ -350,39 +350,79 @@ pub fn game_seed(header: &ShardHeader, index: u64) -> u64 {
     super::selfplay::game_seed(header.seed, u64::from(header.shard), index)
 }
 
-fn progress(target: Target, games: u64, positions: u64, quiet: bool) -> indicatif::ProgressBar {
-    if quiet {
-        return indicatif::ProgressBar::hidden();
-    }
-    let (len, pos, unit) = match target {
-        Target::Games(n) => (n, games, "games"),
-        Target::Positions(n) => (n, positions, "positions"),
-    };
-    let pb = super::progress_bar(
-        len,
-        &format!("datagen {{bar:30}} {{pos}}/{{len}} {unit} {{msg}} ({{elapsed}}, eta {{eta}})"),
-    );
-    pb.set_position(pos);
-    pb
+/// Seconds between progress lines when standard error is not a terminal (a log file).
+const LOG_INTERVAL_SECS: u64 = 30;
+
+/// Progress: a bar on a terminal; on a log file (standard error redirected) a line every
+/// [`LOG_INTERVAL_SECS`], since a bar would not be drawn there.
+struct Progress {
+    bar: indicatif::ProgressBar,
+    target: Target,
+    log_lines: bool,
+    last_line: Instant,
+    start: Instant,
+    start_positions: u64,
 }
 
-fn update_progress(
-    pb: &indicatif::ProgressBar,
-    target: Target,
-    games: u64,
-    positions: u64,
-    start_positions: u64,
-    start: Instant,
-) {
-    let rate = (positions - start_positions) as f64 / start.elapsed().as_secs_f64().max(1e-3);
-    match target {
-        Target::Games(_) => {
-            pb.set_position(games);
-            pb.set_message(format!("· {positions} positions · {rate:.0} positions/s"));
+impl Progress {
+    fn new(target: Target, games: u64, positions: u64, quiet: bool) -> Progress {
+        use std::io::IsTerminal;
+        let terminal = std::io::stderr().is_terminal();
+        let (len, pos, unit) = match target {
+            Target::Games(n) => (n, games, "games"),
+            Target::Positions(n) => (n, positions, "positions"),
+        };
+        let bar = if quiet || !terminal {
+            indicatif::ProgressBar::hidden()
+        } else {
+            super::progress_bar(
+                len,
+                &format!(
+                    "datagen {{bar:30}} {{pos}}/{{len}} {unit} {{msg}} ({{elapsed}}, eta {{eta}})"
+                ),
+            )
+        };
+        bar.set_position(pos);
+        let now = Instant::now();
+        Progress {
+            bar,
+            target,
+            log_lines: !quiet && !terminal,
+            last_line: now,
+            start: now,
+            start_positions: positions,
         }
-        Target::Positions(_) => {
-            pb.set_position(positions.min(pb.length().unwrap_or(positions)));
-            pb.set_message(format!("· {games} games · {rate:.0} positions/s"));
+    }
+
+    fn update(&mut self, games: u64, positions: u64) {
+        let elapsed = self.start.elapsed().as_secs_f64().max(1e-3);
+        let rate = (positions - self.start_positions) as f64 / elapsed;
+        let (done, len) = match self.target {
+            Target::Games(n) => (games, n),
+            Target::Positions(n) => (positions.min(n), n),
+        };
+        self.bar.set_position(done);
+        self.bar.set_message(match self.target {
+            Target::Games(_) => format!("· {positions} positions · {rate:.0} positions/s"),
+            Target::Positions(_) => format!("· {games} games · {rate:.0} positions/s"),
+        });
+        if self.log_lines && self.last_line.elapsed().as_secs() >= LOG_INTERVAL_SECS {
+            self.last_line = Instant::now();
+            let share = done as f64 / len.max(1) as f64;
+            let eta = match self.target {
+                Target::Positions(n) => (n.saturating_sub(positions)) as f64 / rate.max(1e-9),
+                Target::Games(_) => elapsed * (1.0 - share) / share.max(1e-9),
+            };
+            eprintln!(
+                "datagen: {games} games, {positions} positions ({:.1}%), {rate:.0} positions/s, \
+                 eta {:.0} min",
+                100.0 * share,
+                eta / 60.0
+            );
         }
+    }
+
+    fn finish(&self) {
+        self.bar.finish_and_clear();
     }
 }
