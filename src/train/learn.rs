@@ -431,7 +431,7 @@ pub fn run(args: &TrainArgs) -> Result<TrainReport, String> {
         "training {bar:30} epoch {pos}/{len} {msg} ({elapsed})",
     );
     pb.set_position(first_epoch.saturating_sub(1).min(args.epochs) as u64);
-    let mut final_val_bce = f64::NAN;
+    let mut final_val_bce = last_val_bce(&csv);
     for epoch in first_epoch..=args.epochs {
         let lr = args.lr * args.lr_decay.powi(epoch as i32 - 1);
         trainer.set_learning_rate(lr);
@@ -469,6 +469,14 @@ pub fn run(args: &TrainArgs) -> Result<TrainReport, String> {
             .map_err(|e| e.to_string())?;
     }
     pb.finish();
+    if first_epoch > args.epochs {
+        eprintln!(
+            "train: no epoch to run (--epochs {}, {} done); validation bce {:.4}",
+            args.epochs,
+            first_epoch - 1,
+            final_val_bce
+        );
+    }
     eprintln!(
         "train: {} training and {} validation positions; validation bce {:.4} → {:.4}; weights {}, \
          metrics {}, plot {}",
@@ -494,6 +502,15 @@ fn load_checkpoint(path: &Path) -> Result<Option<Checkpoint>, FileError> {
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
         _ => fileio::load(path, CKPT_MAGIC, CKPT_VERSION).map(Some),
     }
+}
+
+/// The validation BCE of the last row of the metrics CSV.
+fn last_val_bce(csv: &str) -> f64 {
+    csv.lines()
+        .last()
+        .and_then(|l| l.split(',').nth(3))
+        .and_then(|x| x.parse().ok())
+        .unwrap_or(f64::NAN)
 }
 
 /// The epoch-0 validation BCE in the metrics CSV.

@@ -171,3 +171,90 @@ fn finish(
         positions,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::search::SearchOptions;
+    use crate::train::datagen::format::{Ending, Side};
+
+    fn settings() -> GameSettings {
+        GameSettings {
+            soft_nodes: 300,
+            hard_nodes: 3000,
+            random_plies: 6,
+            max_opening_score: 1000,
+            adjudicate_score: 3000,
+            adjudicate_plies: 6,
+            max_plies: 200,
+            hash_mb: 1,
+        }
+    }
+
+    #[test]
+    fn a_game_is_a_chain_of_searched_moves_with_a_consistent_result() {
+        let mut searcher = Searcher::new(SearchOptions {
+            hash_mb: 1,
+            ..SearchOptions::default()
+        });
+        searcher.set_evaluator(crate::nn::engine_evaluator());
+        let abort = AtomicBool::new(false);
+        for seed in 0..4 {
+            let game = play_game(&mut searcher, &settings(), &[], seed, seed, &abort).unwrap();
+            assert_eq!(game.index, seed);
+            assert!(!game.positions.is_empty());
+            // After the random plies, each position follows from the last by its best move.
+            assert_eq!(game.positions[0].ply, settings().random_plies as u16);
+            for pair in game.positions.windows(2) {
+                let pos = pair[0].position.unpack().unwrap();
+                let mv = pair[0].best_move();
+                assert!(pos.is_legal(mv), "{mv} in {}", pos.to_sfen());
+                assert_eq!(pair[0].best_is_capture, pos.piece_at(mv.to()).is_some());
+                assert_eq!(pair[0].in_check, pos.in_check());
+                assert_eq!(PackedPosition::pack(&pos.after(mv)), pair[1].position);
+                assert_eq!(pair[1].ply, pair[0].ply + 1);
+            }
+            let last = game.positions.last().unwrap();
+            let mover = if last.position.gote_to_move() {
+                Side::Gote
+            } else {
+                Side::Sente
+            };
+            match game.ending {
+                // The search's mate decides: the side it favours wins.
+                Ending::SearchMate => {
+                    assert!(last.is_mate_score());
+                    let winner = if last.score > 0 { mover } else { other(mover) };
+                    assert_eq!(game.winner, Some(winner));
+                }
+                Ending::Score => {
+                    assert!(last.score.abs() >= settings().adjudicate_score);
+                    let winner = if last.score > 0 { mover } else { other(mover) };
+                    assert_eq!(game.winner, Some(winner));
+                }
+                // By the rules the game ended after the last move; the loser is to move then.
+                Ending::Rules => {
+                    let end = last.position.unpack().unwrap().after(last.best_move());
+                    assert!(game.winner.is_some());
+                    if !end.has_legal_move() {
+                        assert_eq!(game.winner, Some(mover), "the last mover mated");
+                    }
+                }
+                Ending::MaxPlies => assert_eq!(game.winner, None),
+            }
+            // The same seed plays the same game, whatever the searcher did before.
+            let again = play_game(&mut searcher, &settings(), &[], seed, seed, &abort).unwrap();
+            assert_eq!(again, game);
+        }
+        // An abort ends a game without a record.
+        abort.store(true, std::sync::atomic::Ordering::Relaxed);
+        assert!(play_game(&mut searcher, &settings(), &[], 9, 9, &abort).is_none());
+    }
+
+    fn other(side: Side) -> Side {
+        match side {
+            Side::Sente => Side::Gote,
+            Side::Gote => Side::Sente,
+        }
+    }
+}
