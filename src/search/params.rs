@@ -134,6 +134,9 @@ search_params! {
     /// Singular extension: the excluded search's bound lies this many centipawns per ply of
     /// depth below the TT score.
     se_margin = 2, 0..=50;
+    /// Singular extension: only while the ply is below this many times the root depth (0: no
+    /// limit), so that chains of extended moves cannot grow a line without bound.
+    se_ply_factor = 0, 0..=10;
     /// Late move reductions (main search and root): minimum depth.
     lmr_min_depth = 3, 1..=20;
     /// Late move reductions: ln(depth) · ln(move number) / (this / 100).

@@ -977,6 +977,7 @@ impl<'a> Worker<'a> {
                 && mv == tt_move
                 && !singular_search
                 && depth >= p.se_min_depth
+                && (p.se_ply_factor == 0 || (ply as i32) < p.se_ply_factor * self.root_depth)
                 && let Some(e) = tt_hit
                 && matches!(e.bound, Bound::Lower | Bound::Exact)
                 && e.depth >= depth - p.se_tt_depth_slack
