@@ -227,7 +227,8 @@ pub struct MatchArgs {
     /// Sequential test, stopping the match once decided: elo0=E0 elo1=E1 [alpha=A] [beta=B].
     #[arg(long, num_args = 1..=4, value_name = "KEY=VALUE")]
     pub sprt: Option<Vec<String>>,
-    /// Folder for the records: games.txt (USI move lists), kif/game-NNNN.kif, summary.json.
+    /// Folder for the records: games.txt (USI move lists), kif/game-NNNN.kif (Shift_JIS),
+    /// csa/game-NNNN.csa, summary.json.
     #[arg(long, value_name = "DIR")]
     pub out: Option<PathBuf>,
     /// No progress lines on stderr.

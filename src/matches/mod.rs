@@ -5,7 +5,6 @@
 
 pub mod cli;
 pub mod engine_process;
-pub mod kif;
 pub mod openings;
 pub mod random_mover;
 pub mod referee;
@@ -22,9 +21,9 @@ use std::time::Instant;
 use serde::Serialize;
 
 use crate::fileio::{self, FileError};
+use crate::records::{self, Ending, Format, Record};
 use crate::shogi::{Color, EndReason};
 use engine_process::EngineSpec;
-use kif::{KifEnding, KifGame};
 use openings::Opening;
 use referee::{EngineSlot, GameRecord, Outcome, RefereeSettings, Termination};
 use stats::{EloEstimate, Pentanomial, Sprt, SprtDecision};
@@ -285,39 +284,38 @@ fn write_atomic(path: &Path, contents: &[u8]) -> Result<(), MatchError> {
     fileio::write_atomic(path, contents).map_err(MatchError::File)
 }
 
-fn kif_ending(termination: &Termination) -> KifEnding {
+fn ending(termination: &Termination) -> Ending {
     match termination {
-        Termination::Rules(EndReason::Checkmate | EndReason::NoLegalMove) => KifEnding::Checkmate,
-        Termination::Rules(EndReason::Repetition | EndReason::PerpetualCheck) => {
-            KifEnding::Repetition
-        }
-        Termination::Rules(EndReason::MaxPlies) => KifEnding::PlyLimit,
-        Termination::Resignation => KifEnding::Resignation,
-        Termination::TimeForfeit { .. } => KifEnding::TimeForfeit,
+        Termination::Rules(EndReason::Checkmate | EndReason::NoLegalMove) => Ending::Checkmate,
+        Termination::Rules(EndReason::Repetition | EndReason::PerpetualCheck) => Ending::Repetition,
+        Termination::Rules(EndReason::MaxPlies) => Ending::PlyLimit,
+        Termination::Resignation => Ending::Resignation,
+        Termination::TimeForfeit { .. } => Ending::TimeForfeit,
         Termination::IllegalMove { .. }
         | Termination::Unparsable { .. }
-        | Termination::Crash { .. } => KifEnding::Foul,
+        | Termination::Crash { .. } => Ending::Foul,
     }
 }
 
-fn kif_text(record: &GameRecord) -> String {
-    let mut times = vec![std::time::Duration::ZERO; record.opening.moves.len()];
-    times.extend(&record.times);
-    let moves = record.all_moves();
-    let comment = record.termination.to_string();
-    kif::write_kif(&KifGame {
-        start: &record.opening.start,
-        moves: &moves,
-        times: &times,
-        sente: &record.names[0],
-        gote: &record.names[1],
-        ending: kif_ending(&record.termination),
-        winner: match record.outcome {
+/// A refereed game as a record (opening moves with no thinking time), the referee's reason
+/// as its comment.
+fn record_of(game: &GameRecord, event: &str) -> Record {
+    let mut times = vec![std::time::Duration::ZERO; game.opening.moves.len()];
+    times.extend(&game.times);
+    Record {
+        start: game.opening.start.clone(),
+        moves: game.all_moves(),
+        times,
+        sente: game.names[0].clone(),
+        gote: game.names[1].clone(),
+        event: Some(event.to_string()),
+        ending: Some(ending(&game.termination)),
+        winner: match game.outcome {
             Outcome::Win(color) => Some(color),
             Outcome::Draw => None,
         },
-        comment: Some(&comment),
-    })
+        comment: Some(game.termination.to_string()),
+    }
 }
 
 /// A finished game as workers report it.
@@ -343,10 +341,14 @@ pub fn run_match(config: &MatchConfig) -> Result<MatchSummary, MatchError> {
             })?;
     }
     if let Some(dir) = &config.out_dir {
-        std::fs::create_dir_all(dir.join("kif")).map_err(|source| MatchError::Output {
-            path: dir.clone(),
-            source,
-        })?;
+        for format in [Format::Kif, Format::Csa] {
+            std::fs::create_dir_all(dir.join(format.name())).map_err(|source| {
+                MatchError::Output {
+                    path: dir.clone(),
+                    source,
+                }
+            })?;
+        }
     }
     let next_pair = AtomicUsize::new(0);
     let stop = AtomicBool::new(false);
@@ -357,6 +359,7 @@ pub fn run_match(config: &MatchConfig) -> Result<MatchSummary, MatchError> {
     let mut summary = MatchSummary::new(config);
     let workers = config.concurrency.clamp(1, config.pairs.max(1));
     let started = Instant::now();
+    let event = format!("engine match, {}", config.referee.time_control);
     std::thread::scope(|scope| -> Result<(), MatchError> {
         for _ in 0..workers {
             let sender = sender.clone();
@@ -406,8 +409,12 @@ pub fn run_match(config: &MatchConfig) -> Result<MatchSummary, MatchError> {
             record_game(config, &mut summary, &finished, &mut pair_points);
             let game = summary.game_list.last().expect("just recorded").clone();
             if let Some(dir) = &config.out_dir {
-                let kif_path = dir.join("kif").join(format!("game-{:04}.kif", game.number));
-                write_atomic(&kif_path, kif_text(&finished.record).as_bytes())?;
+                let record = record_of(&finished.record, &event);
+                for format in [Format::Kif, Format::Csa] {
+                    let name = format!("game-{:04}.{}", game.number, format.extension());
+                    let path = dir.join(format.name()).join(name);
+                    write_atomic(&path, &records::write(&record, format))?;
+                }
                 let line = format!(
                     "{} {} vs {}: {} {}; {}\n",
                     game.number, game.sente, game.gote, game.result, game.termination, game.usi
