@@ -271,6 +271,20 @@ fn sprt_stops_the_match_once_decided() {
     assert_eq!(s["games"], 16, "{s}");
     let report = String::from_utf8_lossy(&output.stdout);
     assert!(report.contains("H1 accepted"), "{report}");
+    // Engines without --engine-name go by their USI `id name`; a 100% score has no finite
+    // Elo and is said so, not printed as infinity.
+    assert!(report.contains("Engine 1: random-mover ("), "{report}");
+    assert!(
+        report.contains("Engine 2: misbehaving-illegal ("),
+        "{report}"
+    );
+    assert!(
+        report.contains("Elo difference: n/a (score 100%)"),
+        "{report}"
+    );
+    assert!(!report.contains("inf"), "{report}");
+    assert_eq!(s["names"][1], "misbehaving-illegal", "{s}");
+    assert_eq!(s["game_list"][0]["gote"], "misbehaving-illegal", "{s}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

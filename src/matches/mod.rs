@@ -43,6 +43,8 @@ pub struct MatchConfig {
     pub out_dir: Option<PathBuf>,
     /// Print a progress line on stderr as games finish.
     pub progress: bool,
+    /// For each engine, whether to name it by its USI `id name` (no `--engine-name` given).
+    pub id_names: [bool; 2],
 }
 
 /// A game as the summary lists it.
@@ -75,7 +77,11 @@ pub struct SprtReport {
 /// What a match found, from engine 1's point of view.
 #[derive(Clone, Debug, Serialize)]
 pub struct MatchSummary {
+    /// The engines as configured (names from `--engine-name` or the command line).
     pub engines: [EngineSpec; 2],
+    /// The names the report and the records use: `--engine-name`, else the engine's USI
+    /// `id name`, else the one configured; numbered when equal.
+    pub names: [String; 2],
     pub time_control: String,
     pub games: usize,
     pub wins: u64,
@@ -118,9 +124,10 @@ impl MoveTimes {
 }
 
 impl MatchSummary {
-    fn new(config: &MatchConfig) -> MatchSummary {
+    fn new(config: &MatchConfig, names: [String; 2]) -> MatchSummary {
         MatchSummary {
             engines: config.engines.clone(),
+            names,
             time_control: config.referee.time_control.to_string(),
             games: 0,
             wins: 0,
@@ -149,8 +156,8 @@ impl MatchSummary {
     pub fn standing(&self) -> String {
         let mut s = format!(
             "{} - {}: +{} -{} ={} ({:.1}/{})",
-            self.engines[0].name,
-            self.engines[1].name,
+            self.names[0],
+            self.names[1],
             self.wins,
             self.losses,
             self.draws,
@@ -158,7 +165,7 @@ impl MatchSummary {
             self.games
         );
         if let Some(elo) = &self.elo {
-            let _ = write!(s, ", Elo {:+.1} ± {:.1}", elo.elo, elo.error95);
+            let _ = write!(s, ", Elo {}", elo.describe());
         }
         if let Some(sprt) = &self.sprt {
             let _ = write!(
@@ -176,12 +183,12 @@ impl MatchSummary {
         let _ = writeln!(
             s,
             "Engine 1: {} ({})",
-            self.engines[0].name, self.engines[0].command
+            self.names[0], self.engines[0].command
         );
         let _ = writeln!(
             s,
             "Engine 2: {} ({})",
-            self.engines[1].name, self.engines[1].command
+            self.names[1], self.engines[1].command
         );
         let _ = writeln!(s, "Time control: {}", self.time_control);
         let _ = writeln!(
@@ -199,12 +206,11 @@ impl MatchSummary {
             }
         );
         let _ = writeln!(s, "Pairs (0, ½, 1, 1½, 2 points): {:?}", self.pentanomial.0);
-        if let Some(elo) = &self.elo {
-            let _ = writeln!(
-                s,
-                "Elo difference: {:+.1} ± {:.1} (95%)",
-                elo.elo, elo.error95
-            );
+        match &self.elo {
+            Some(elo) => {
+                let _ = writeln!(s, "Elo difference: {}", elo.describe());
+            }
+            None => s.push_str("Elo difference: n/a (no complete pair)\n"),
         }
         if let Some(sprt) = &self.sprt {
             let verdict = match sprt.decision {
@@ -233,10 +239,10 @@ impl MatchSummary {
         let times: Vec<String> = self
             .move_times
             .iter()
-            .zip(&self.engines)
-            .filter_map(|(t, e)| {
+            .zip(&self.names)
+            .filter_map(|(t, name)| {
                 let mean = t.mean_ms()?;
-                Some(format!("{} {mean:.1} ms (max {:.0})", e.name, t.max_ms))
+                Some(format!("{name} {mean:.1} ms (max {:.0})", t.max_ms))
             })
             .collect();
         if !times.is_empty() {
@@ -332,14 +338,20 @@ pub fn run_match(config: &MatchConfig) -> Result<MatchSummary, MatchError> {
     if config.openings.is_empty() {
         return Err(MatchError::Config("no openings".to_string()));
     }
-    for spec in &config.engines {
-        EngineSlot::new(spec.clone())
-            .prepare(config.referee.startup_timeout)
+    // The engines as they play: named by their `id name` where no name was given.
+    let mut engines = config.engines.clone();
+    for (spec, id_name) in engines.iter_mut().zip(config.id_names) {
+        let mut slot = EngineSlot::new(spec.clone());
+        slot.prepare(config.referee.startup_timeout)
             .map_err(|e| MatchError::Engine {
                 name: spec.name.clone(),
                 detail: e.to_string(),
             })?;
+        if id_name && let Some(name) = slot.id_name() {
+            spec.name = name.to_string();
+        }
     }
+    number_equal_names(&mut engines);
     if let Some(dir) = &config.out_dir {
         for format in [Format::Kif, Format::Csa] {
             std::fs::create_dir_all(dir.join(format.name())).map_err(|source| {
@@ -356,7 +368,7 @@ pub fn run_match(config: &MatchConfig) -> Result<MatchSummary, MatchError> {
     // decision however far the reporting lags behind.
     let decided_pairs = Mutex::new(Pentanomial::default());
     let (sender, receiver) = mpsc::channel::<Finished>();
-    let mut summary = MatchSummary::new(config);
+    let mut summary = MatchSummary::new(config, engines.clone().map(|e| e.name));
     let workers = config.concurrency.clamp(1, config.pairs.max(1));
     let started = Instant::now();
     let event = format!("engine match, {}", config.referee.time_control);
@@ -364,8 +376,9 @@ pub fn run_match(config: &MatchConfig) -> Result<MatchSummary, MatchError> {
         for _ in 0..workers {
             let sender = sender.clone();
             let (next_pair, stop, decided_pairs) = (&next_pair, &stop, &decided_pairs);
+            let engines = &engines;
             scope.spawn(move || {
-                let mut slots = config.engines.clone().map(EngineSlot::new);
+                let mut slots = engines.clone().map(EngineSlot::new);
                 while !stop.load(Ordering::Relaxed) {
                     let pair = next_pair.fetch_add(1, Ordering::Relaxed);
                     if pair >= config.pairs {
@@ -455,6 +468,17 @@ pub fn run_match(config: &MatchConfig) -> Result<MatchSummary, MatchError> {
         write_atomic(&dir.join("summary.json"), &json)?;
     }
     Ok(summary)
+}
+
+/// Engines with the same name get a number (`x #1`, `x #2`), so that reports and records
+/// tell them apart.
+pub fn number_equal_names(specs: &mut [EngineSpec]) {
+    let names: Vec<String> = specs.iter().map(|s| s.name.clone()).collect();
+    for (i, spec) in specs.iter_mut().enumerate() {
+        if names.iter().filter(|n| **n == spec.name).count() > 1 {
+            spec.name = format!("{} #{}", spec.name, i + 1);
+        }
+    }
 }
 
 /// Engine 1's points in a game; it plays sente in the first leg of each pair.
