@@ -476,6 +476,42 @@ pub(crate) mod tests {
         }
     }
 
+    /// Bad input never panics: records cut, spliced and sprinkled with characters that mean
+    /// something in one of the formats are read to a record or an error.
+    #[test]
+    fn mangled_records_are_errors_not_panics() {
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand::rngs::StdRng::seed_from_u64(11);
+        let noise: Vec<char> = "0123456789+-%*PTV:：|v同成打歩玉龍全・一五九 \n,'/()"
+            .chars()
+            .collect();
+        for record in random_records(6, 5) {
+            for format in [Format::Kifu, Format::Csa, Format::Usi] {
+                let text = text::decode(&write(&record, format)).unwrap();
+                let chars: Vec<char> = text.chars().collect();
+                for _ in 0..300 {
+                    let mut mangled = chars.clone();
+                    for _ in 0..rng.gen_range(1..4) {
+                        let at = rng.gen_range(0..=mangled.len());
+                        match rng.gen_range(0..3) {
+                            0 if at < mangled.len() => {
+                                mangled.remove(at);
+                            }
+                            1 if at < mangled.len() => {
+                                mangled[at] = noise[rng.gen_range(0..noise.len())]
+                            }
+                            _ => mangled.insert(at, noise[rng.gen_range(0..noise.len())]),
+                        }
+                    }
+                    let mangled: String = mangled.into_iter().collect();
+                    for reader in [kif::read, csa::read, usi::read] {
+                        let _ = reader(&mangled);
+                    }
+                }
+            }
+        }
+    }
+
     #[test]
     fn judged_endings_must_agree_with_the_rules() {
         // Resigning in the start position: the side to move loses.
