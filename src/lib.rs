@@ -6,6 +6,7 @@ pub mod matches;
 pub mod memory;
 pub mod nn;
 pub mod protocol;
+pub mod records;
 pub mod search;
 pub mod shogi;
 pub mod tools;

@@ -27,6 +27,8 @@ enum Command {
     Ttd(engine::tools::ttd::TtdArgs),
     /// Draw positions with pieces in hand from played games (for `engine ttd`).
     SamplePositions(engine::tools::ttd::SampleArgs),
+    /// Convert a game record: KIF (.kif Shift_JIS, .kifu UTF-8), CSA, USI position line.
+    Convert(engine::tools::convert::ConvertArgs),
     /// A USI engine that plays uniformly random legal moves (a baseline opponent).
     Random(engine::matches::cli::RandomArgs),
     /// Search a fixed set of positions to a fixed depth; prints `Bench: N nodes M nps`.
@@ -57,6 +59,7 @@ fn main() -> ExitCode {
         Command::Scale(args) => engine::tools::scale::run(&args),
         Command::Ttd(args) => engine::tools::ttd::run(&args),
         Command::SamplePositions(args) => engine::tools::ttd::run_sample(&args),
+        Command::Convert(args) => engine::tools::convert::run(&args),
         Command::Random(args) => engine::matches::cli::run_random(&args).map_err(|e| e.to_string()),
         Command::Bench(args) => engine::search::bench::run(&args),
         Command::Eval(args) => engine::tools::eval::run(&args),

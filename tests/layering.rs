@@ -12,6 +12,8 @@ const ALLOWED: &[(&str, &[&str])] = &[
     ("fileio", &[]),
     // What memory the system can give: beside the rules core too.
     ("memory", &[]),
+    // Game records: formats over the rules core.
+    ("records", &["shogi"]),
     ("eval", &["shogi"]),
     ("nn", &["shogi", "eval", "fileio"]),
     // `search::bench` plays with `nn::engine_evaluator`, what the engine plays with.

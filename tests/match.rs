@@ -5,6 +5,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 use engine::matches::openings::Opening;
+use engine::records::{self, Format};
 use engine::shogi::{Game, GameStatus};
 
 const ENGINE: &str = env!("CARGO_BIN_EXE_engine");
@@ -77,7 +78,9 @@ fn misbehaving_engines_lose_every_game() {
                 assert!(stderr.contains(label), "{mode}: {stderr}");
                 let report = String::from_utf8_lossy(&output.stdout);
                 assert!(report.contains("+2 -0 =0"), "{mode}: {report}");
-                let kif = std::fs::read_to_string(dir.join("kif/game-0001.kif")).unwrap();
+                let bytes = std::fs::read(dir.join("kif/game-0001.kif")).unwrap();
+                assert!(std::str::from_utf8(&bytes).is_err(), "{mode}: Shift_JIS");
+                let kif = records::text::decode(&bytes).unwrap();
                 let ending = if mode == "timeout" {
                     "切れ負け"
                 } else {
@@ -197,6 +200,30 @@ fn random_movers_play_refereed_games_with_records() {
             game["plies"].as_u64().unwrap() as usize,
             opening.moves.len()
         );
+        // The KIF and CSA records read back to the same game and result.
+        let number = game["number"].as_u64().unwrap();
+        for format in [Format::Kif, Format::Csa] {
+            let name = format!("game-{number:04}.{}", format.extension());
+            let path = dir.join(format.name()).join(name);
+            let bytes = std::fs::read(&path).unwrap();
+            let record =
+                records::read(&bytes, format).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+            assert_eq!(record.start, opening.start, "{}", path.display());
+            assert_eq!(record.moves, opening.moves, "{}", path.display());
+            let winner = match result {
+                "1-0" => Some(engine::shogi::Color::Sente),
+                "0-1" => Some(engine::shogi::Color::Gote),
+                _ => None,
+            };
+            assert_eq!(record.winner, winner, "{}", path.display());
+            assert_eq!(
+                [record.sente.as_str(), record.gote.as_str()],
+                [
+                    game["sente"].as_str().unwrap(),
+                    game["gote"].as_str().unwrap()
+                ]
+            );
+        }
     }
     // Openings alternate per pair; each pair has both colour assignments.
     let games = s["game_list"].as_array().unwrap();
@@ -208,7 +235,8 @@ fn random_movers_play_refereed_games_with_records() {
             .unwrap()
             .contains("moves 2e1d 4a5b")
     );
-    let kif = std::fs::read_to_string(dir.join("kif/game-0003.kif")).unwrap();
+    let kif =
+        records::text::decode(&std::fs::read(dir.join("kif/game-0003.kif")).unwrap()).unwrap();
     assert!(kif.contains("手合割：5五将棋"));
     assert!(kif.contains("先手：one"));
     assert!(kif.contains("   1 １四角(25)"), "{kif}");
@@ -243,6 +271,20 @@ fn sprt_stops_the_match_once_decided() {
     assert_eq!(s["games"], 16, "{s}");
     let report = String::from_utf8_lossy(&output.stdout);
     assert!(report.contains("H1 accepted"), "{report}");
+    // Engines without --engine-name go by their USI `id name`; a 100% score has no finite
+    // Elo and is said so, not printed as infinity.
+    assert!(report.contains("Engine 1: random-mover ("), "{report}");
+    assert!(
+        report.contains("Engine 2: misbehaving-illegal ("),
+        "{report}"
+    );
+    assert!(
+        report.contains("Elo difference: n/a (score 100%)"),
+        "{report}"
+    );
+    assert!(!report.contains("inf"), "{report}");
+    assert_eq!(s["names"][1], "misbehaving-illegal", "{s}");
+    assert_eq!(s["game_list"][0]["gote"], "misbehaving-illegal", "{s}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

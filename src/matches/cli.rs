@@ -25,6 +25,8 @@ pub const DEFAULT_MAX_PLIES: u32 = 300;
 #[derive(Clone, Debug, Default)]
 pub struct EngineArgs {
     pub specs: Vec<EngineSpec>,
+    /// Whether each engine was given `--engine-name`.
+    pub named: Vec<bool>,
 }
 
 const ENGINE: &str = "engine";
@@ -126,8 +128,11 @@ impl FromArgMatches for EngineArgs {
             spec.options
                 .push((name.trim().to_string(), value.trim().to_string()));
         }
+        let mut named = vec![false; specs.len()];
         for (index, text) in indexed(matches, NAME) {
-            specs[owner(index, "engine-name")?].name = text.clone();
+            let engine = owner(index, "engine-name")?;
+            specs[engine].name = text.clone();
+            named[engine] = true;
         }
         for (index, text) in indexed(matches, LIMIT) {
             let spec = &mut specs[owner(index, "engine-limit")?];
@@ -153,7 +158,7 @@ impl FromArgMatches for EngineArgs {
             };
         }
         name_engines(&mut specs);
-        Ok(EngineArgs { specs })
+        Ok(EngineArgs { specs, named })
     }
 
     fn update_from_arg_matches(&mut self, matches: &ArgMatches) -> Result<(), clap::Error> {
@@ -163,7 +168,8 @@ impl FromArgMatches for EngineArgs {
 }
 
 /// Engines without `--engine-name` are named after their command (program file name and
-/// arguments) and options; equal names get a number.
+/// arguments) and options, until the match names them by their USI `id name`; equal names
+/// get a number.
 fn name_engines(specs: &mut [EngineSpec]) {
     for spec in specs.iter_mut() {
         if spec.name.is_empty() {
@@ -182,12 +188,7 @@ fn name_engines(specs: &mut [EngineSpec]) {
             spec.name = words.join(" ");
         }
     }
-    let names: Vec<String> = specs.iter().map(|s| s.name.clone()).collect();
-    for (i, spec) in specs.iter_mut().enumerate() {
-        if names.iter().filter(|n| **n == spec.name).count() > 1 {
-            spec.name = format!("{} #{}", spec.name, i + 1);
-        }
-    }
+    super::number_equal_names(specs);
 }
 
 /// `engine match`: plays game pairs between two USI engines and reports the result.
@@ -227,7 +228,8 @@ pub struct MatchArgs {
     /// Sequential test, stopping the match once decided: elo0=E0 elo1=E1 [alpha=A] [beta=B].
     #[arg(long, num_args = 1..=4, value_name = "KEY=VALUE")]
     pub sprt: Option<Vec<String>>,
-    /// Folder for the records: games.txt (USI move lists), kif/game-NNNN.kif, summary.json.
+    /// Folder for the records: games.txt (USI move lists), kif/game-NNNN.kif (Shift_JIS),
+    /// csa/game-NNNN.csa, summary.json.
     #[arg(long, value_name = "DIR")]
     pub out: Option<PathBuf>,
     /// No progress lines on stderr.
@@ -309,6 +311,7 @@ pub fn match_config(args: &MatchArgs) -> Result<MatchConfig, String> {
         sprt: args.sprt.as_deref().map(Sprt::parse).transpose()?,
         out_dir: args.out.clone(),
         progress: !args.quiet,
+        id_names: [0, 1].map(|i| !args.engines.named.get(i).copied().unwrap_or(false)),
     })
 }
 

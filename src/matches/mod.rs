@@ -5,7 +5,6 @@
 
 pub mod cli;
 pub mod engine_process;
-pub mod kif;
 pub mod openings;
 pub mod random_mover;
 pub mod referee;
@@ -22,9 +21,9 @@ use std::time::Instant;
 use serde::Serialize;
 
 use crate::fileio::{self, FileError};
+use crate::records::{self, Ending, Format, Record};
 use crate::shogi::{Color, EndReason};
 use engine_process::EngineSpec;
-use kif::{KifEnding, KifGame};
 use openings::Opening;
 use referee::{EngineSlot, GameRecord, Outcome, RefereeSettings, Termination};
 use stats::{EloEstimate, Pentanomial, Sprt, SprtDecision};
@@ -44,6 +43,8 @@ pub struct MatchConfig {
     pub out_dir: Option<PathBuf>,
     /// Print a progress line on stderr as games finish.
     pub progress: bool,
+    /// For each engine, whether to name it by its USI `id name` (no `--engine-name` given).
+    pub id_names: [bool; 2],
 }
 
 /// A game as the summary lists it.
@@ -76,7 +77,11 @@ pub struct SprtReport {
 /// What a match found, from engine 1's point of view.
 #[derive(Clone, Debug, Serialize)]
 pub struct MatchSummary {
+    /// The engines as configured (names from `--engine-name` or the command line).
     pub engines: [EngineSpec; 2],
+    /// The names the report and the records use: `--engine-name`, else the engine's USI
+    /// `id name`, else the one configured; numbered when equal.
+    pub names: [String; 2],
     pub time_control: String,
     pub games: usize,
     pub wins: u64,
@@ -119,9 +124,10 @@ impl MoveTimes {
 }
 
 impl MatchSummary {
-    fn new(config: &MatchConfig) -> MatchSummary {
+    fn new(config: &MatchConfig, names: [String; 2]) -> MatchSummary {
         MatchSummary {
             engines: config.engines.clone(),
+            names,
             time_control: config.referee.time_control.to_string(),
             games: 0,
             wins: 0,
@@ -150,8 +156,8 @@ impl MatchSummary {
     pub fn standing(&self) -> String {
         let mut s = format!(
             "{} - {}: +{} -{} ={} ({:.1}/{})",
-            self.engines[0].name,
-            self.engines[1].name,
+            self.names[0],
+            self.names[1],
             self.wins,
             self.losses,
             self.draws,
@@ -159,7 +165,7 @@ impl MatchSummary {
             self.games
         );
         if let Some(elo) = &self.elo {
-            let _ = write!(s, ", Elo {:+.1} ± {:.1}", elo.elo, elo.error95);
+            let _ = write!(s, ", Elo {}", elo.describe());
         }
         if let Some(sprt) = &self.sprt {
             let _ = write!(
@@ -177,12 +183,12 @@ impl MatchSummary {
         let _ = writeln!(
             s,
             "Engine 1: {} ({})",
-            self.engines[0].name, self.engines[0].command
+            self.names[0], self.engines[0].command
         );
         let _ = writeln!(
             s,
             "Engine 2: {} ({})",
-            self.engines[1].name, self.engines[1].command
+            self.names[1], self.engines[1].command
         );
         let _ = writeln!(s, "Time control: {}", self.time_control);
         let _ = writeln!(
@@ -200,12 +206,11 @@ impl MatchSummary {
             }
         );
         let _ = writeln!(s, "Pairs (0, ½, 1, 1½, 2 points): {:?}", self.pentanomial.0);
-        if let Some(elo) = &self.elo {
-            let _ = writeln!(
-                s,
-                "Elo difference: {:+.1} ± {:.1} (95%)",
-                elo.elo, elo.error95
-            );
+        match &self.elo {
+            Some(elo) => {
+                let _ = writeln!(s, "Elo difference: {}", elo.describe());
+            }
+            None => s.push_str("Elo difference: n/a (no complete pair)\n"),
         }
         if let Some(sprt) = &self.sprt {
             let verdict = match sprt.decision {
@@ -234,10 +239,10 @@ impl MatchSummary {
         let times: Vec<String> = self
             .move_times
             .iter()
-            .zip(&self.engines)
-            .filter_map(|(t, e)| {
+            .zip(&self.names)
+            .filter_map(|(t, name)| {
                 let mean = t.mean_ms()?;
-                Some(format!("{} {mean:.1} ms (max {:.0})", e.name, t.max_ms))
+                Some(format!("{name} {mean:.1} ms (max {:.0})", t.max_ms))
             })
             .collect();
         if !times.is_empty() {
@@ -285,39 +290,38 @@ fn write_atomic(path: &Path, contents: &[u8]) -> Result<(), MatchError> {
     fileio::write_atomic(path, contents).map_err(MatchError::File)
 }
 
-fn kif_ending(termination: &Termination) -> KifEnding {
+fn ending(termination: &Termination) -> Ending {
     match termination {
-        Termination::Rules(EndReason::Checkmate | EndReason::NoLegalMove) => KifEnding::Checkmate,
-        Termination::Rules(EndReason::Repetition | EndReason::PerpetualCheck) => {
-            KifEnding::Repetition
-        }
-        Termination::Rules(EndReason::MaxPlies) => KifEnding::PlyLimit,
-        Termination::Resignation => KifEnding::Resignation,
-        Termination::TimeForfeit { .. } => KifEnding::TimeForfeit,
+        Termination::Rules(EndReason::Checkmate | EndReason::NoLegalMove) => Ending::Checkmate,
+        Termination::Rules(EndReason::Repetition | EndReason::PerpetualCheck) => Ending::Repetition,
+        Termination::Rules(EndReason::MaxPlies) => Ending::PlyLimit,
+        Termination::Resignation => Ending::Resignation,
+        Termination::TimeForfeit { .. } => Ending::TimeForfeit,
         Termination::IllegalMove { .. }
         | Termination::Unparsable { .. }
-        | Termination::Crash { .. } => KifEnding::Foul,
+        | Termination::Crash { .. } => Ending::Foul,
     }
 }
 
-fn kif_text(record: &GameRecord) -> String {
-    let mut times = vec![std::time::Duration::ZERO; record.opening.moves.len()];
-    times.extend(&record.times);
-    let moves = record.all_moves();
-    let comment = record.termination.to_string();
-    kif::write_kif(&KifGame {
-        start: &record.opening.start,
-        moves: &moves,
-        times: &times,
-        sente: &record.names[0],
-        gote: &record.names[1],
-        ending: kif_ending(&record.termination),
-        winner: match record.outcome {
+/// A refereed game as a record (opening moves with no thinking time), the referee's reason
+/// as its comment.
+fn record_of(game: &GameRecord, event: &str) -> Record {
+    let mut times = vec![std::time::Duration::ZERO; game.opening.moves.len()];
+    times.extend(&game.times);
+    Record {
+        start: game.opening.start.clone(),
+        moves: game.all_moves(),
+        times,
+        sente: game.names[0].clone(),
+        gote: game.names[1].clone(),
+        event: Some(event.to_string()),
+        ending: Some(ending(&game.termination)),
+        winner: match game.outcome {
             Outcome::Win(color) => Some(color),
             Outcome::Draw => None,
         },
-        comment: Some(&comment),
-    })
+        comment: Some(game.termination.to_string()),
+    }
 }
 
 /// A finished game as workers report it.
@@ -334,19 +338,29 @@ pub fn run_match(config: &MatchConfig) -> Result<MatchSummary, MatchError> {
     if config.openings.is_empty() {
         return Err(MatchError::Config("no openings".to_string()));
     }
-    for spec in &config.engines {
-        EngineSlot::new(spec.clone())
-            .prepare(config.referee.startup_timeout)
+    // The engines as they play: named by their `id name` where no name was given.
+    let mut engines = config.engines.clone();
+    for (spec, id_name) in engines.iter_mut().zip(config.id_names) {
+        let mut slot = EngineSlot::new(spec.clone());
+        slot.prepare(config.referee.startup_timeout)
             .map_err(|e| MatchError::Engine {
                 name: spec.name.clone(),
                 detail: e.to_string(),
             })?;
+        if id_name && let Some(name) = slot.id_name() {
+            spec.name = name.to_string();
+        }
     }
+    number_equal_names(&mut engines);
     if let Some(dir) = &config.out_dir {
-        std::fs::create_dir_all(dir.join("kif")).map_err(|source| MatchError::Output {
-            path: dir.clone(),
-            source,
-        })?;
+        for format in [Format::Kif, Format::Csa] {
+            std::fs::create_dir_all(dir.join(format.name())).map_err(|source| {
+                MatchError::Output {
+                    path: dir.clone(),
+                    source,
+                }
+            })?;
+        }
     }
     let next_pair = AtomicUsize::new(0);
     let stop = AtomicBool::new(false);
@@ -354,15 +368,17 @@ pub fn run_match(config: &MatchConfig) -> Result<MatchSummary, MatchError> {
     // decision however far the reporting lags behind.
     let decided_pairs = Mutex::new(Pentanomial::default());
     let (sender, receiver) = mpsc::channel::<Finished>();
-    let mut summary = MatchSummary::new(config);
+    let mut summary = MatchSummary::new(config, engines.clone().map(|e| e.name));
     let workers = config.concurrency.clamp(1, config.pairs.max(1));
     let started = Instant::now();
+    let event = format!("engine match, {}", config.referee.time_control);
     std::thread::scope(|scope| -> Result<(), MatchError> {
         for _ in 0..workers {
             let sender = sender.clone();
             let (next_pair, stop, decided_pairs) = (&next_pair, &stop, &decided_pairs);
+            let engines = &engines;
             scope.spawn(move || {
-                let mut slots = config.engines.clone().map(EngineSlot::new);
+                let mut slots = engines.clone().map(EngineSlot::new);
                 while !stop.load(Ordering::Relaxed) {
                     let pair = next_pair.fetch_add(1, Ordering::Relaxed);
                     if pair >= config.pairs {
@@ -406,8 +422,12 @@ pub fn run_match(config: &MatchConfig) -> Result<MatchSummary, MatchError> {
             record_game(config, &mut summary, &finished, &mut pair_points);
             let game = summary.game_list.last().expect("just recorded").clone();
             if let Some(dir) = &config.out_dir {
-                let kif_path = dir.join("kif").join(format!("game-{:04}.kif", game.number));
-                write_atomic(&kif_path, kif_text(&finished.record).as_bytes())?;
+                let record = record_of(&finished.record, &event);
+                for format in [Format::Kif, Format::Csa] {
+                    let name = format!("game-{:04}.{}", game.number, format.extension());
+                    let path = dir.join(format.name()).join(name);
+                    write_atomic(&path, &records::write(&record, format))?;
+                }
                 let line = format!(
                     "{} {} vs {}: {} {}; {}\n",
                     game.number, game.sente, game.gote, game.result, game.termination, game.usi
@@ -448,6 +468,17 @@ pub fn run_match(config: &MatchConfig) -> Result<MatchSummary, MatchError> {
         write_atomic(&dir.join("summary.json"), &json)?;
     }
     Ok(summary)
+}
+
+/// Engines with the same name get a number (`x #1`, `x #2`), so that reports and records
+/// tell them apart.
+pub fn number_equal_names(specs: &mut [EngineSpec]) {
+    let names: Vec<String> = specs.iter().map(|s| s.name.clone()).collect();
+    for (i, spec) in specs.iter_mut().enumerate() {
+        if names.iter().filter(|n| **n == spec.name).count() > 1 {
+            spec.name = format!("{} #{}", spec.name, i + 1);
+        }
+    }
 }
 
 /// Engine 1's points in a game; it plays sente in the first leg of each pair.

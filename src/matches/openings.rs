@@ -1,10 +1,10 @@
 //! Start positions for matches: the `position` syntax of USI (`startpos`, or an SFEN, then
 //! optional `moves …`), an openings file of such lines, and the built-in set.
 
-use std::fmt;
 use std::path::Path;
 
-use crate::shogi::{Game, Move, MoveError, Position, SfenError};
+use crate::records::usi;
+use crate::shogi::{Game, Move, Position};
 
 /// A start position and the moves played from it before the engines take over.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -13,58 +13,15 @@ pub struct Opening {
     pub moves: Vec<Move>,
 }
 
-/// Why a position line was rejected.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum PositionError {
-    Empty,
-    Sfen(SfenError),
-    /// Move number `index` (0-based) of the `moves` list.
-    Move {
-        index: usize,
-        error: MoveError,
-    },
-    /// The moves end the game, so no engine would get to move.
-    GameOver,
-}
-
-impl fmt::Display for PositionError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            PositionError::Empty => write!(f, "no position given"),
-            PositionError::Sfen(e) => write!(f, "{e}"),
-            PositionError::Move { index, error } => write!(f, "move {}: {error}", index + 1),
-            PositionError::GameOver => write!(f, "the game is already over after these moves"),
-        }
-    }
-}
-
-impl std::error::Error for PositionError {}
+pub use crate::records::usi::PositionError;
 
 impl Opening {
     /// Parses `[position] (startpos | [sfen] BOARD SIDE [HANDS [NUMBER]]) [moves M…]`, with
     /// moves in USI notation (course notation is accepted too).
     pub fn parse(text: &str) -> Result<Opening, PositionError> {
-        let mut words: Vec<&str> = text.split_whitespace().collect();
-        if words.first() == Some(&"position") {
-            words.remove(0);
-        }
-        let moves_at = words.iter().position(|w| *w == "moves");
-        let (head, tail) = match moves_at {
-            Some(i) => (&words[..i], &words[i + 1..]),
-            None => (&words[..], &[][..]),
-        };
-        let start = match head {
-            [] => return Err(PositionError::Empty),
-            ["startpos"] => Position::startpos(),
-            ["sfen", sfen @ ..] | sfen => {
-                Position::from_sfen(&sfen.join(" ")).map_err(PositionError::Sfen)?
-            }
-        };
-        let mut game = Game::new(start.clone());
-        game.play_texts(tail)
-            .map_err(|(index, error)| PositionError::Move { index, error })?;
+        let game = usi::parse_position(text)?;
         Ok(Opening {
-            start,
+            start: game.start_position().clone(),
             moves: game.moves().to_vec(),
         })
     }
@@ -81,15 +38,7 @@ impl Opening {
 
     /// The USI `position` command for this opening followed by `extra` moves.
     pub fn position_command(&self, extra: &[Move]) -> String {
-        let mut s = format!("position sfen {}", self.start.to_sfen());
-        if !self.moves.is_empty() || !extra.is_empty() {
-            s.push_str(" moves");
-            for mv in self.moves.iter().chain(extra) {
-                s.push(' ');
-                s.push_str(&mv.to_string());
-            }
-        }
-        s
+        usi::position_command(&self.start, self.moves.iter().chain(extra))
     }
 }
 

@@ -164,6 +164,8 @@ impl GameRecord {
 pub struct EngineSlot {
     pub spec: EngineSpec,
     process: Option<EngineProcess>,
+    /// The `id name` the engine gave at its last handshake.
+    id_name: Option<String>,
 }
 
 impl EngineSlot {
@@ -171,7 +173,13 @@ impl EngineSlot {
         EngineSlot {
             spec,
             process: None,
+            id_name: None,
         }
+    }
+
+    /// The `id name` the engine gave when it was started, if it gave one.
+    pub fn id_name(&self) -> Option<&str> {
+        self.id_name.as_deref()
     }
 
     /// Starts the engine if needed, and prepares it for a new game.
@@ -191,7 +199,8 @@ impl EngineSlot {
             }
             None => {
                 let mut process = EngineProcess::spawn(&self.spec)?;
-                process.handshake(&self.spec.options, startup_timeout)?;
+                let id = process.handshake(&self.spec.options, startup_timeout)?;
+                self.id_name = id.name.filter(|name| !name.is_empty());
                 self.process.insert(process)
             }
         };

@@ -56,6 +56,24 @@ impl Pentanomial {
     }
 }
 
+impl EloEstimate {
+    /// The estimate as the reports print it: `+12.3 ± 45.6 (95%)`. An Elo that is infinite (a
+    /// score of 0% or 100%) is `n/a`; an interval that is infinite or of zero width (one pair,
+    /// or pairs all alike: too few to measure a spread) is left out, saying so. Never `-0.0`.
+    pub fn describe(&self) -> String {
+        if !self.elo.is_finite() {
+            return format!("n/a (score {:.0}%)", 100.0 * self.score);
+        }
+        // Rounds to +0.0 what would print as -0.0.
+        let elo = if self.elo.abs() < 0.05 { 0.0 } else { self.elo };
+        if self.error95.is_finite() && self.error95 > 0.0 {
+            format!("{elo:+.1} ± {:.1} (95%)", self.error95)
+        } else {
+            format!("{elo:+.1} (95% interval n/a: too few pairs)")
+        }
+    }
+}
+
 /// The 97.5% quantile of the standard normal distribution.
 pub const Z_975: f64 = 1.959_963_984_540_054;
 
@@ -258,6 +276,25 @@ mod tests {
             Pentanomial([0, 0, 0, 0, 3]).elo().unwrap().elo,
             f64::INFINITY
         );
+    }
+
+    #[test]
+    fn estimates_print_without_infinities_or_negative_zero() {
+        let text = |counts: [u64; 5]| Pentanomial(counts).elo().unwrap().describe();
+        // One even pair: Elo -400·log10(1) = -0.0 with a zero-width interval.
+        assert_eq!(
+            text([0, 0, 1, 0, 0]),
+            "+0.0 (95% interval n/a: too few pairs)"
+        );
+        assert_eq!(text([0, 0, 0, 0, 2]), "n/a (score 100%)");
+        assert_eq!(text([1, 0, 0, 0, 0]), "n/a (score 0%)");
+        // [1,0,0,0,1]: mean 0.5, the interval reaches 0 and 1, an infinite half-width.
+        assert_eq!(
+            text([1, 0, 0, 0, 1]),
+            "+0.0 (95% interval n/a: too few pairs)"
+        );
+        assert_eq!(text([1, 2, 4, 2, 1]), "+0.0 ± 122.8 (95%)");
+        assert_eq!(text([0, 1, 3, 4, 2]), "+127.0 ± 116.1 (95%)");
     }
 
     #[test]

@@ -1,4 +1,4 @@
-//! `engine play 0|1`: the course protocol (`/work/shared/reference/course-protocol.md`).
+//! `engine play 0|1`: the course protocol (`docs/course-protocol.md`).
 //! Moves go one per line in course notation (`2A3A`, `5C1CN`, `3CFU`); standard output carries
 //! only our moves and the final verdict, said from the opponent's point of view: `You Win`,
 //! `You Lose` or `Draw`. Any malformed or illegal input loses for the opponent.

@@ -1,5 +1,6 @@
 //! Command-line tools (perft, eval, ...). `src/main.rs` only wires them.
 
+pub mod convert;
 pub mod eval;
 pub mod mate_oracle;
 pub mod perft;

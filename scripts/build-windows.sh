@@ -1,0 +1,23 @@
+#!/bin/sh
+# Cross-compiles the engine for 64-bit Windows (most shogi GUIs run there) on Debian or Ubuntu:
+# the mingw-w64 toolchain links for Rust's x86_64-pc-windows-gnu target. Prints the path of the
+# .exe.
+#
+#   apt-get install gcc-mingw-w64-x86-64      # once (as root)
+#   scripts/build-windows.sh                   # -> target/x86_64-pc-windows-gnu/release/engine.exe
+#
+# Extra arguments go to cargo build (e.g. --features …).
+set -eu
+cd "$(dirname "$0")/.."
+target=x86_64-pc-windows-gnu
+if ! command -v x86_64-w64-mingw32-gcc >/dev/null 2>&1; then
+    echo "build-windows: no x86_64-w64-mingw32-gcc; install it: apt-get install gcc-mingw-w64-x86-64" >&2
+    exit 1
+fi
+if command -v rustup >/dev/null 2>&1; then
+    rustup target add "$target" >&2
+fi
+cargo build --release --locked --target "$target" --bin engine "$@" >&2
+exe="target/$target/release/engine.exe"
+test -f "$exe"
+echo "$exe"
