@@ -187,6 +187,18 @@ fn plan(args: &TuneArgs) -> Result<Plan, String> {
         (None, Some(ms)) => MoveLimit::MoveTime(Duration::from_millis(ms)),
         _ => return Err("give either --nodes or --movetime".to_string()),
     };
+    let own = args.out.join(PARAMS_FILE);
+    if let (Ok(a), Ok(b)) = (
+        std::fs::canonicalize(&args.params),
+        std::fs::canonicalize(&own),
+    ) && a == b
+    {
+        return Err(format!(
+            "--params {} is this run's own output, rewritten after every step: copy it and \
+             give the copy",
+            args.params.display()
+        ));
+    }
     let text = fileio::read_regular_to_string(&args.params)
         .map_err(|e| format!("cannot read --params {e}"))?;
     let space = Space::from_text(&text).map_err(|e| format!("{}: {e}", args.params.display()))?;
@@ -664,6 +676,17 @@ mod tests {
         assert_eq!(
             err("--method spsa --steps 3 --nodes 5"),
             format!("{p}: line 2: unknown search parameter 'rfp_marg'")
+        );
+        std::fs::write(dir.join(PARAMS_FILE), "rfp_margin 120 40 300 10\n").unwrap();
+        let own = parse(&format!(
+            "--params {}/{PARAMS_FILE} --out {} --method pso --steps 3 --nodes 5",
+            dir.display(),
+            dir.display()
+        ))
+        .unwrap();
+        assert!(
+            plan(&own).err().unwrap().contains("this run's own output"),
+            "the tuned file of the same --out"
         );
         let missing = dir.join("missing.params");
         let e = plan(
