@@ -11,3 +11,4 @@ pub mod search;
 pub mod shogi;
 pub mod tools;
 pub mod train;
+pub mod tune;

@@ -43,6 +43,8 @@ enum Command {
     Datagen(engine::train::datagen::DatagenArgs),
     /// Train the network on datagen shards (targets from the search's score and the result).
     Train(engine::train::learn::TrainArgs),
+    /// Tune search parameters by matches (SPSA or particle swarm); resumable.
+    Tune(engine::tune::cli::TuneArgs),
 }
 
 fn main() -> ExitCode {
@@ -67,6 +69,7 @@ fn main() -> ExitCode {
         Command::Selfplay(args) => engine::train::selfplay::run(&args).map(|_| ()),
         Command::Datagen(args) => engine::train::datagen::run(&args).map(|_| ()),
         Command::Train(args) => engine::train::learn::run(&args).map(|_| ()),
+        Command::Tune(args) => engine::tune::cli::run(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

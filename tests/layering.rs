@@ -18,6 +18,8 @@ const ALLOWED: &[(&str, &[&str])] = &[
     ("nn", &["shogi", "eval", "fileio"]),
     // `search::bench` plays with `nn::engine_evaluator`, what the engine plays with.
     ("search", &["shogi", "eval", "nn", "memory"]),
+    // The tuner plays matches (`matches`) over the search's parameters (`search`).
+    ("tune", &["shogi", "fileio", "search", "matches"]),
 ];
 
 fn rust_files(dir: &Path, out: &mut Vec<std::path::PathBuf>) {

@@ -563,6 +563,7 @@ fn bad_input_is_answered_by_an_error_and_changes_nothing() {
         "setoption name USI_Variant value shogi",
         "setoption name UCI_Variant value chess",
         "setoption name EvalFile value /nonexistent/weights.bin",
+        "setoption name ParamsFile value /nonexistent/tuned.params",
         "setoption name MaxPly value -1",
         "setoption name MoveOverhead value 1e3",
         "gameover",
@@ -878,4 +879,76 @@ fn bench_runs_in_the_loop() {
     engine.send("stop");
     assert_eq!(engine.line(), "Bench: stopped");
     engine.quit();
+}
+
+/// The nodes of `go depth 6` from the start position with a fresh hash and heuristics.
+fn nodes_at_depth_6(engine: &mut Engine) -> u64 {
+    engine.send("usinewgame");
+    engine.assert_ready();
+    engine.send("position startpos");
+    let root = Position::startpos();
+    let lines = engine.go(&root, "depth 6");
+    lines
+        .iter()
+        .rev()
+        .find_map(|l| {
+            let mut words = l.split_whitespace();
+            words.find(|w| *w == "nodes")?;
+            words.next()?.parse().ok()
+        })
+        .expect("an info line with nodes")
+}
+
+#[test]
+fn params_file_sets_search_parameters_all_or_nothing() {
+    let dir = std::env::temp_dir().join(format!("usi-params-file-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let good = dir.join("good.params");
+    std::fs::write(
+        &good,
+        "# tuned\nlmr_divisor_centi 120.4 50 1000 10  # exact 120.4\nrfp_margin 60\n",
+    )
+    .unwrap();
+    let bad = dir.join("bad.params");
+    std::fs::write(&bad, "rfp_margin 200\nrfp_margn 3\n").unwrap();
+
+    let mut engine = Engine::start();
+    let defaults = nodes_at_depth_6(&mut engine);
+    engine.send(&format!(
+        "setoption name ParamsFile value {}",
+        good.display()
+    ));
+    assert_eq!(
+        engine.line(),
+        format!(
+            "info string ParamsFile: search parameters from {}",
+            good.display()
+        )
+    );
+    let tuned = nodes_at_depth_6(&mut engine);
+    assert_ne!(tuned, defaults, "the file's values change the search");
+    // A bad file is refused whole, naming the line: the search stays as the good file set it.
+    let error = engine.expect_error(&format!(
+        "setoption name ParamsFile value {}",
+        bad.display()
+    ));
+    assert!(
+        error.contains("line 2: unknown search parameter 'rfp_margn'")
+            && error.ends_with("search parameters unchanged"),
+        "{error}"
+    );
+    assert_eq!(nodes_at_depth_6(&mut engine), tuned);
+    // Empty: the defaults again.
+    engine.send("setoption name ParamsFile value <empty>");
+    assert_eq!(
+        engine.line(),
+        "info string ParamsFile: search parameters at their defaults"
+    );
+    assert_eq!(nodes_at_depth_6(&mut engine), defaults);
+    // The file is the same as the hidden options (values rounded to the nearest integer).
+    engine.send("setoption name lmr_divisor_centi value 120");
+    engine.send("setoption name rfp_margin value 60");
+    assert_eq!(nodes_at_depth_6(&mut engine), tuned);
+    engine.quit();
+    std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -335,6 +335,15 @@ struct Finished {
 /// Plays the match. Engines are checked once before the first game, so a command that does not
 /// start is an error rather than a string of forfeits.
 pub fn run_match(config: &MatchConfig) -> Result<MatchSummary, MatchError> {
+    run_match_with(config, &mut |_| {})
+}
+
+/// [`run_match`], telling `on_game` of each game as it finishes (on the calling thread, in the
+/// order games finish): for callers that keep their own progress display.
+pub fn run_match_with(
+    config: &MatchConfig,
+    on_game: &mut dyn FnMut(&GameSummary),
+) -> Result<MatchSummary, MatchError> {
     if config.openings.is_empty() {
         return Err(MatchError::Config("no openings".to_string()));
     }
@@ -421,6 +430,7 @@ pub fn run_match(config: &MatchConfig) -> Result<MatchSummary, MatchError> {
         for finished in receiver {
             record_game(config, &mut summary, &finished, &mut pair_points);
             let game = summary.game_list.last().expect("just recorded").clone();
+            on_game(&game);
             if let Some(dir) = &config.out_dir {
                 let record = record_of(&finished.record, &event);
                 for format in [Format::Kif, Format::Csa] {

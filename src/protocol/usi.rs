@@ -22,6 +22,8 @@ use std::thread::{self, JoinHandle};
 use std::time::{Duration, Instant};
 
 use crate::eval::Evaluator;
+use crate::fileio;
+use crate::search::params_file;
 use crate::search::{
     ClockLimits, Limits, SearchControl, SearchEvent, SearchOptions, Searcher, THREAD_STACK, bench,
     time,
@@ -36,6 +38,17 @@ pub use output::Output;
 
 const ENGINE_NAME: &str = "minishogi-engine";
 const ENGINE_AUTHOR: &str = "the minishogi-engine developers";
+
+/// The search parameters of a `ParamsFile`: the defaults with the file's values set; an empty
+/// path gives the defaults.
+fn load_params_file(path: &str) -> Result<crate::search::SearchParams, String> {
+    if path.is_empty() {
+        return Ok(crate::search::SearchParams::DEFAULT);
+    }
+    let text =
+        fileio::read_regular_to_string(std::path::Path::new(path)).map_err(|e| e.to_string())?;
+    params_file::params_from_text(&text).map_err(|e| format!("{path}: {e}"))
+}
 
 /// Speaks USI on standard input and output until `quit` or the end of input.
 pub fn run_stdio() -> io::Result<()> {
@@ -321,6 +334,19 @@ impl Session {
             }
             Setting::Ponder(_) | Setting::Variant => {}
             Setting::EvalFile(path) => self.set_eval_file(path),
+            Setting::ParamsFile(path) => match load_params_file(&path) {
+                Ok(params) => {
+                    options.params = params;
+                    self.out.note(if path.is_empty() {
+                        "ParamsFile: search parameters at their defaults".to_string()
+                    } else {
+                        format!("ParamsFile: search parameters from {path}")
+                    });
+                }
+                Err(e) => self.out.error(format!(
+                    "setoption ParamsFile: {e}; search parameters unchanged"
+                )),
+            },
         }
     }
 

@@ -7,6 +7,7 @@ mod heuristics;
 mod mate;
 mod ordering;
 pub mod params;
+pub mod params_file;
 pub mod score;
 pub mod time;
 pub mod tt;

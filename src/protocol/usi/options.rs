@@ -19,6 +19,8 @@ pub enum Setting {
     MultiPv(usize),
     /// Path of the network weights; empty means the built-in evaluation.
     EvalFile(String),
+    /// Path of a search parameters file (`search::params_file`); empty means the defaults.
+    ParamsFile(String),
     Ponder(bool),
     /// `USI_Variant` or `UCI_Variant` set to minishogi: nothing to change.
     Variant,
@@ -69,6 +71,7 @@ enum Name {
     Threads,
     MultiPv,
     EvalFile,
+    ParamsFile,
     Ponder,
     UsiVariant,
     UciVariant,
@@ -109,6 +112,7 @@ impl UsiOptions {
                 spec(Name::Threads, "Threads", spin(defaults.threads, 1, 256)),
                 spec(Name::MultiPv, "MultiPV", spin(defaults.multipv, 1, 128)),
                 spec(Name::EvalFile, "EvalFile", Kind::Text { default: "" }),
+                spec(Name::ParamsFile, "ParamsFile", Kind::Text { default: "" }),
                 spec(Name::Ponder, "USI_Ponder", Kind::Check { default: false }),
                 spec(Name::UsiVariant, "USI_Variant", variant),
                 spec(Name::UciVariant, "UCI_Variant", variant),
@@ -192,9 +196,13 @@ impl UsiOptions {
                     )));
                 }
             },
-            (_, Kind::Text { .. }) => {
+            (option, Kind::Text { .. }) => {
                 let text = value.unwrap_or("");
-                Setting::EvalFile(if text == "<empty>" { "" } else { text }.to_string())
+                let path = if text == "<empty>" { "" } else { text }.to_string();
+                match option {
+                    Name::ParamsFile => Setting::ParamsFile(path),
+                    _ => Setting::EvalFile(path),
+                }
             }
             (_, Kind::Combo { vars, .. }) => {
                 let text = value.ok_or_else(missing)?;
@@ -281,6 +289,7 @@ mod tests {
             );
         }
         assert!(lines.contains(&"option name EvalFile type string default <empty>".to_string()));
+        assert!(lines.contains(&"option name ParamsFile type string default <empty>".to_string()));
         assert!(lines.contains(
             &"option name USI_Variant type combo default minishogi var minishogi".to_string()
         ));
@@ -316,6 +325,14 @@ mod tests {
         assert_eq!(
             o.parse("EvalFile", Some("a b.bin")),
             Ok(Setting::EvalFile("a b.bin".into()))
+        );
+        assert_eq!(
+            o.parse("paramsfile", Some("tuned.params")),
+            Ok(Setting::ParamsFile("tuned.params".into()))
+        );
+        assert_eq!(
+            o.parse("ParamsFile", Some("<empty>")),
+            Ok(Setting::ParamsFile(String::new()))
         );
     }
 
