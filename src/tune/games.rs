@@ -94,6 +94,8 @@ impl MatchPlay<'_> {
             sprt: None,
             out_dir: None,
             progress: false,
+            // The tuner names both sides itself (θ+ / θ−, particle / base).
+            id_names: [false, false],
         }
     }
 }
