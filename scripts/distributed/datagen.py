@@ -65,8 +65,11 @@ def parse_args(argv: list[str]) -> tuple[argparse.Namespace, Plan]:
     planlib.add_plan_args(parser)
     p = parser.add_argument
     p("--threads-per-task", type=int, default=1, help="engine --threads and Ray CPUs a task")
-    p("--address", help="Ray cluster to join (default: RAY_ADDRESS, a local `ray start`, or a "
-      "new local Ray)")
+    where = parser.add_mutually_exclusive_group()
+    where.add_argument("--address", help="Ray cluster to join (default: RAY_ADDRESS, else a "
+                       "cluster `ray start`ed on this machine, else a new local Ray)")
+    where.add_argument("--local", type=int, metavar="CPUS", help="no cluster: a Ray of its own "
+                       "on this machine with this many CPUs, on 127.0.0.1 only, gone at the end")
     p("--work-dir", help="node-local folder for running shards (default: the node's temp dir)")
     p("--max-retries", type=int, default=3, help="runs again of a shard whose engine or node "
       "died (default 3)")
@@ -74,6 +77,8 @@ def parse_args(argv: list[str]) -> tuple[argparse.Namespace, Plan]:
     args = parser.parse_args(ours)
     if args.max_retries < 0:
         parser.error("--max-retries cannot be negative")
+    if args.local is not None and args.local < 1:
+        parser.error("--local needs at least 1 CPU")
     return args, planlib.plan_from_args(args, extra, threads=args.threads_per_task)
 
 
@@ -275,6 +280,11 @@ def main(argv: list[str]) -> int:
 
 
 def run_on_ray(args: argparse.Namespace, plan: Plan, todo: list[int]) -> dict[int, dict[str, Any]]:
+    # A Ray this driver starts reports no usage statistics anywhere.
+    os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
+    if args.local:
+        # Read when Ray is imported: the node's address is 127.0.0.1, not the machine's.
+        os.environ["RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER"] = "0"
     import ray
     import ray.cloudpickle
 
@@ -288,7 +298,11 @@ def run_on_ray(args: argparse.Namespace, plan: Plan, todo: list[int]) -> dict[in
         hashlib.sha256(network_bytes).hexdigest() if network_bytes else None,
     )
     start = time.monotonic()
-    ray.init(address=args.address, logging_level="WARNING", log_to_driver=False)
+    if args.local:
+        ray.init(address="local", num_cpus=args.local, include_dashboard=False,
+                 logging_level="WARNING", log_to_driver=False)
+    else:
+        ray.init(address=args.address, logging_level="WARNING", log_to_driver=False)
     try:
         cpus = ray.cluster_resources().get("CPU", 0)
         log(f"Ray: {len(ray.nodes())} nodes, {cpus:.0f} CPUs (joined in "

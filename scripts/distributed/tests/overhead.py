@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import filecmp
 import json
+import shutil
 import statistics
 import subprocess
 import sys
@@ -76,6 +77,7 @@ def main() -> None:
     print(f"single process --threads {a.cpus}: median {s:.1f} s, {positions / s:.0f} positions/s")
     print(f"Ray, {a.cpus} nodes x 1 CPU (driver start to manifest): median {o:.1f} s, "
           f"{positions / o:.0f} positions/s ({100 * (o / s - 1):+.1f}% time)")
+    shutil.rmtree(tmp)
 
 
 if __name__ == "__main__":

@@ -7,9 +7,11 @@ from __future__ import annotations
 import json
 import os
 import re
+import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 from collections.abc import Iterator
@@ -259,3 +261,36 @@ def test_slurm_array_tasks_and_gather_make_the_same_shards(tmp_path):
     r = run(gather)
     assert r.returncode == 0, r.stderr
     assert_gathered(out, want)
+
+
+def test_local_mode_needs_no_cluster(tmp_path):
+    """`--local CPUS`, as the README's first example: a Ray of the driver's own, on 127.0.0.1."""
+    want = reference(tmp_path, 2, 41, ["--games", "3"], [])
+    out = tmp_path / "out"
+    ray_tmp = Path(tempfile.mkdtemp(prefix="ray-", dir="/tmp"))  # short: socket paths in it
+    env = {k: v for k, v in os.environ.items() if not k.startswith("RAY_")}
+    r = subprocess.run(
+        [sys.executable, str(DIST / "datagen.py"), "--engine", str(ENGINE), "--shards", "2",
+         "--seed", "41", "--games", "3", "--nodes", NODES, "--out", str(out), "--local", "1"],
+        capture_output=True, text=True, timeout=120, env=dict(env, RAY_TMPDIR=str(ray_tmp)))
+    assert r.returncode == 0, r.stderr
+    assert "Ray: 1 nodes, 1 CPUs" in r.stderr, r.stderr
+    assert_gathered(out, want)
+    # Its Ray is gone with it.
+    deadline = time.monotonic() + 20
+    while (left := ray_processes(ray_tmp)) and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert not left, left
+    shutil.rmtree(ray_tmp)
+
+
+def ray_processes(ray_tmp: Path) -> list[str]:
+    return [p.name for p in Path("/proc").iterdir()
+            if p.name.isdigit() and str(ray_tmp).encode() in _cmdline(p)]
+
+
+def _cmdline(proc: Path) -> bytes:
+    try:
+        return (proc / "cmdline").read_bytes()
+    except OSError:
+        return b""
