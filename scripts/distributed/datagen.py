@@ -29,6 +29,7 @@ import argparse
 import collections
 import ctypes
 import hashlib
+import importlib.util
 import os
 import re
 import signal
@@ -251,6 +252,9 @@ def main(argv: list[str]) -> int:
     try:
         args, plan = parse_args(argv)
         planlib.check_plan(plan)
+        if importlib.util.find_spec("ray") is None:
+            raise PlanError(f"Ray is not installed for {sys.executable}: pip install -r "
+                            f"{Path(__file__).parent / 'requirements.txt'}")
         planlib.prepare_out(args.out)
         done = planlib.existing_shards(plan, args.out)
         planlib.remove_manifest(args.out)

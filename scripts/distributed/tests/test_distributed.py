@@ -216,6 +216,11 @@ def test_bad_plans_fail_at_once_with_a_reason(tmp_path):
     e = bad_plan(tmp_path, *base, "--network", str(tmp_path / "missing.bin"))
     assert "--network" in e and "missing.bin" in e, e
 
+    # A Python without Ray (-S: no site-packages).
+    r = run([sys.executable, "-S", str(DIST / "datagen.py"), *base], timeout=60)
+    assert r.returncode == 2 and "Ray is not installed" in r.stderr, r.stderr
+    assert not (tmp_path / "o").exists()
+
     # An output folder holding another plan's shards.
     out = tmp_path / "other"
     out.mkdir()
