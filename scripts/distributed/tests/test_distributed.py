@@ -299,3 +299,37 @@ def _cmdline(proc: Path) -> bytes:
         return (proc / "cmdline").read_bytes()
     except OSError:
         return b""
+
+
+def test_generation_loop_self_play_training_gating(cluster, tmp_path):
+    """loop.py, two tiny generations: self-play on the cluster with the best network so far,
+    training from it, a gate; the record adds up, and a second run has nothing left to do."""
+    out = tmp_path / "loop"
+    cmd = [sys.executable, str(DIST / "loop.py"), "--engine", str(ENGINE), "--out", str(out),
+           "--generations", "2", "--shards", "2", "--games", "4", "--nodes", "300",
+           "--address", cluster.address, "--train-flags", "--epochs 1 --threads 1",
+           "--match-games", "2", "--match-limit", "depth=1", "--match-flags", "--concurrency 2"]
+    r = run(cmd)
+    assert r.returncode == 0, r.stderr
+    state = json.loads((out / "generations.json").read_text())
+    gens = state["generations"]
+    assert [g["generation"] for g in gens] == [1, 2], state
+    assert gens[0]["played_by"] == "embedded"
+    best_after_1 = gens[0]["network"] if gens[0]["accepted"] else "embedded"
+    assert gens[1]["played_by"] == best_after_1, state
+    # Generation 2's shards were played by that network: its checksum is in their headers.
+    manifests = [json.loads((out / f"gen-{g}" / "data" / "MANIFEST.json").read_text())
+                 for g in (1, 2)]
+    same_net = manifests[0]["network_checksum"] == manifests[1]["network_checksum"]
+    assert same_net == (best_after_1 == "embedded"), (state, manifests)
+    for g, manifest in zip(gens, manifests):
+        assert g["positions"] == manifest["positions"] > 0
+        assert g["match"]["games"] == 2 and isinstance(g["val_loss"], float)
+        assert g["accepted"] == (g["match"]["score"] > 0.5) and g["sprt"] is None
+        assert Path(g["network"]).is_file()
+    last = gens[-1]["network"] if gens[-1]["accepted"] else best_after_1
+    assert state["best"] == (None if last == "embedded" else last)
+
+    r = run(cmd)
+    assert r.returncode == 0, r.stderr
+    assert "self-play" not in r.stderr and "2 generations in" in r.stderr, r.stderr
