@@ -67,6 +67,9 @@ fn main() -> ExitCode {
         Command::Eval(args) => engine::tools::eval::run(&args),
         Command::Pretrain(args) => engine::train::pretrain::run(&args).map(|_| ()),
         Command::Selfplay(args) => engine::train::selfplay::run(&args).map(|_| ()),
+        Command::Datagen(args) if !args.verify.is_empty() => {
+            engine::train::datagen::verify(&args.verify)
+        }
         Command::Datagen(args) => engine::train::datagen::run(&args).map(|_| ()),
         Command::Train(args) => engine::train::learn::run(&args).map(|_| ()),
         Command::Tune(args) => engine::tune::cli::run(&args),

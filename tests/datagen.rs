@@ -155,6 +155,61 @@ fn bad_plans_are_refused_with_a_reason() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+fn verify(files: &[&Path]) -> Output {
+    Command::new(ENGINE)
+        .args(["datagen", "--verify"])
+        .args(files)
+        .output()
+        .unwrap()
+}
+
+#[test]
+fn verify_summarises_a_whole_shard_and_refuses_a_torn_or_corrupt_one() {
+    let dir = temp_dir("verify");
+    run_ok(&mut datagen(&dir, 6, 2));
+    let path = dir.join(SHARD);
+    let whole = std::fs::read(&path).unwrap();
+    let o = verify(&[&path]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let line = String::from_utf8(o.stdout).unwrap();
+    let summary: serde_json::Value = serde_json::from_str(line.trim()).unwrap();
+    assert_eq!(summary["games"], 6, "{line}");
+    assert_eq!(summary["bytes"], whole.len() as u64, "{line}");
+    assert_eq!(summary["header"]["shard"], 1, "{line}");
+    assert_eq!(summary["header"]["shards"], 3, "{line}");
+    assert_eq!(summary["header"]["seed"], 5, "{line}");
+    assert_eq!(summary["header"]["settings"]["soft_nodes"], 150, "{line}");
+    let positions = summary["positions"].as_u64().unwrap();
+    let last = summary["last_game_positions"].as_u64().unwrap();
+    assert!(positions > 6 && last > 0 && last < positions, "{line}");
+
+    // A torn last game (a killed run), a flipped bit in a game, a file that is no shard: each
+    // fails and names the file; the whole one beside them is still summarised.
+    let torn = dir.join("torn.dgn");
+    std::fs::write(&torn, &whole[..whole.len() - 3]).unwrap();
+    let flipped = dir.join("flipped.dgn");
+    let mut bytes = whole.clone();
+    let at = bytes.len() / 2;
+    bytes[at] ^= 0x10;
+    std::fs::write(&flipped, &bytes).unwrap();
+    let bogus = dir.join("bogus.dgn");
+    std::fs::write(&bogus, "hello").unwrap();
+    let o = verify(&[&torn, &path, &flipped, &bogus]);
+    assert!(!o.status.success());
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("3 shard files are bad"), "{err}");
+    assert!(
+        err.contains("torn.dgn") && err.contains("after game 5"),
+        "{err}"
+    );
+    assert!(
+        err.contains("flipped.dgn") && err.contains("bogus.dgn"),
+        "{err}"
+    );
+    assert_eq!(String::from_utf8_lossy(&o.stdout).lines().count(), 1);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 fn train(data: &Path, out: &Path, epochs: u32) -> Command {
     let mut c = Command::new(ENGINE);
     c.args(["train", "--data"])

@@ -83,6 +83,15 @@ pub struct DatagenArgs {
     /// No progress bar.
     #[arg(long)]
     pub quiet: bool,
+    /// Seconds between progress lines when standard error is not a terminal (a log file or a
+    /// pipe read by a driver such as scripts/distributed/).
+    #[arg(long, default_value_t = 30, value_name = "SECS")]
+    pub log_every: u64,
+    /// Check shard files instead of playing: one JSON line a file on standard output (its
+    /// header, games, positions); fails, naming the file, if one is not whole (a bad header, a
+    /// torn or corrupt game).
+    #[arg(long, num_args = 1.., value_name = "FILE")]
+    pub verify: Vec<PathBuf>,
 }
 
 /// What a run did, for the caller and the tests.
@@ -254,7 +263,7 @@ pub fn run(args: &DatagenArgs) -> Result<DatagenReport, String> {
             0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
             n => n,
         };
-        let mut progress = Progress::new(target, games, positions, args.quiet);
+        let mut progress = Progress::new(target, games, positions, args.quiet, args.log_every);
         let next_index = AtomicU64::new(games);
         let abort = AtomicBool::new(false);
         let (tx, rx) = mpsc::channel();
@@ -345,27 +354,85 @@ pub fn run(args: &DatagenArgs) -> Result<DatagenReport, String> {
     Ok(report)
 }
 
+/// What `engine datagen --verify` prints for a whole shard file (one JSON line).
+#[derive(serde::Serialize)]
+struct ShardSummary<'a> {
+    file: String,
+    bytes: u64,
+    games: u64,
+    positions: u64,
+    /// Positions of the last game (a `--positions P` shard stops at the first game that
+    /// reaches P: `positions - last_game_positions < P <= positions`).
+    last_game_positions: u64,
+    header: &'a ShardHeader,
+}
+
+/// `engine datagen --verify FILE…`: reads each shard whole, checking its header and every
+/// game's checksum and index, and prints its summary. A file that is not whole is an error.
+pub fn verify(paths: &[PathBuf]) -> Result<(), String> {
+    let mut errors = Vec::new();
+    for path in paths {
+        let contents = match format::read_shard(path) {
+            Ok(contents) => contents,
+            Err(e) => {
+                errors.push(e.to_string());
+                continue;
+            }
+        };
+        if contents.torn_bytes > 0 {
+            errors.push(format!(
+                "{}: {} bytes after game {} are not a whole game with a good checksum (a torn \
+                 write or corruption); {} games, {} positions before them",
+                path.display(),
+                contents.torn_bytes,
+                contents.games.len(),
+                contents.games.len(),
+                contents.positions()
+            ));
+            continue;
+        }
+        let summary = ShardSummary {
+            file: path.display().to_string(),
+            bytes: contents.valid_len,
+            games: contents.games.len() as u64,
+            positions: contents.positions() as u64,
+            last_game_positions: contents
+                .games
+                .last()
+                .map_or(0, |g| g.positions.len() as u64),
+            header: &contents.header,
+        };
+        println!(
+            "{}",
+            serde_json::to_string(&summary).map_err(|e| e.to_string())?
+        );
+    }
+    match errors.len() {
+        0 => Ok(()),
+        1 => Err(errors.remove(0)),
+        n => Err(format!("{n} shard files are bad:\n{}", errors.join("\n"))),
+    }
+}
+
 /// The seed of game `index` of the shard: the plan's seed, the shard and the index alone.
 pub fn game_seed(header: &ShardHeader, index: u64) -> u64 {
     super::selfplay::game_seed(header.seed, u64::from(header.shard), index)
 }
 
-/// Seconds between progress lines when standard error is not a terminal (a log file).
-const LOG_INTERVAL_SECS: u64 = 30;
-
-/// Progress: a bar on a terminal; on a log file (standard error redirected) a line every
-/// [`LOG_INTERVAL_SECS`], since a bar would not be drawn there.
+/// Progress: a bar on a terminal; on a log file or a pipe (standard error redirected) a line
+/// every `--log-every` seconds, since a bar would not be drawn there.
 struct Progress {
     bar: indicatif::ProgressBar,
     target: Target,
     log_lines: bool,
+    log_every: u64,
     last_line: Instant,
     start: Instant,
     start_positions: u64,
 }
 
 impl Progress {
-    fn new(target: Target, games: u64, positions: u64, quiet: bool) -> Progress {
+    fn new(target: Target, games: u64, positions: u64, quiet: bool, log_every: u64) -> Progress {
         use std::io::IsTerminal;
         let terminal = std::io::stderr().is_terminal();
         let (len, pos, unit) = match target {
@@ -388,6 +455,7 @@ impl Progress {
             bar,
             target,
             log_lines: !quiet && !terminal,
+            log_every,
             last_line: now,
             start: now,
             start_positions: positions,
@@ -406,7 +474,7 @@ impl Progress {
             Target::Games(_) => format!("· {positions} positions · {rate:.0} positions/s"),
             Target::Positions(_) => format!("· {games} games · {rate:.0} positions/s"),
         });
-        if self.log_lines && self.last_line.elapsed().as_secs() >= LOG_INTERVAL_SECS {
+        if self.log_lines && self.last_line.elapsed().as_secs() >= self.log_every {
             self.last_line = Instant::now();
             let share = done as f64 / len.max(1) as f64;
             let eta = match self.target {
