@@ -36,7 +36,8 @@ pub const DEFAULT_ACTIVATION: Activation = Activation::Relu;
 pub const DEFAULT_INIT_SEED: u64 = 0x55_5555;
 
 /// Trained weights compiled into the binary: `weights/default.bin`, produced by the project's
-/// own `engine pretrain` + `engine selfplay` commands (recorded in `weights/README.md`).
+/// own commands (`engine pretrain` + `engine selfplay`, then `engine datagen` + `engine train`
+/// generations; recorded in `weights/README.md`).
 const EMBEDDED_WEIGHTS: &[u8] = include_bytes!("../../weights/default.bin");
 
 /// The network shipped with the engine: the embedded trained weights (checked by the tests, so
