@@ -213,15 +213,8 @@ pub struct MatchArgs {
     /// Byoyomi in seconds: time for each move once the clock is empty.
     #[arg(long, value_name = "SECS")]
     pub byoyomi: Option<f64>,
-    /// Lateness tolerated before a time forfeit, in seconds.
-    #[arg(long, value_name = "SECS", default_value_t = DEFAULT_TIME_MARGIN_S)]
-    pub time_margin: f64,
-    /// Time an engine gets to answer `usi` and `isready`, in seconds.
-    #[arg(long, value_name = "SECS", default_value_t = DEFAULT_STARTUP_TIMEOUT_S)]
-    pub startup_timeout: f64,
-    /// A game is drawn after this many plies (opening moves included); 0 = no limit.
-    #[arg(long, default_value_t = DEFAULT_MAX_PLIES)]
-    pub max_plies: u32,
+    #[command(flatten)]
+    pub referee: RefereeArgs,
     /// Games played at the same time.
     #[arg(long, default_value_t = 1)]
     pub concurrency: usize,
@@ -235,6 +228,32 @@ pub struct MatchArgs {
     /// No progress lines on stderr.
     #[arg(long)]
     pub quiet: bool,
+}
+
+/// The referee's flags shared by `engine match`, `engine scale` and `engine tune`.
+#[derive(clap::Args, Clone, Debug)]
+pub struct RefereeArgs {
+    /// Lateness tolerated before a time forfeit, in seconds.
+    #[arg(long, value_name = "SECS", default_value_t = DEFAULT_TIME_MARGIN_S)]
+    pub time_margin: f64,
+    /// Time an engine gets to answer `usi` and `isready`, in seconds.
+    #[arg(long, value_name = "SECS", default_value_t = DEFAULT_STARTUP_TIMEOUT_S)]
+    pub startup_timeout: f64,
+    /// A game is drawn after this many plies (opening moves included); 0 = no limit.
+    #[arg(long, default_value_t = DEFAULT_MAX_PLIES)]
+    pub max_plies: u32,
+}
+
+impl RefereeArgs {
+    /// The referee's settings with these flags and `time_control`.
+    pub fn settings(&self, time_control: TimeControl) -> Result<RefereeSettings, String> {
+        Ok(RefereeSettings {
+            time_control,
+            max_plies: (self.max_plies > 0).then_some(self.max_plies),
+            time_margin: seconds(self.time_margin, "--time-margin")?,
+            startup_timeout: seconds(self.startup_timeout, "--startup-timeout")?,
+        })
+    }
 }
 
 fn seconds(value: f64, what: &str) -> Result<Duration, String> {
@@ -302,12 +321,7 @@ pub fn match_config(args: &MatchArgs) -> Result<MatchConfig, String> {
         pairs: games.div_ceil(2),
         openings,
         concurrency: args.concurrency,
-        referee: RefereeSettings {
-            time_control: time_control(args)?,
-            max_plies: (args.max_plies > 0).then_some(args.max_plies),
-            time_margin: seconds(args.time_margin, "--time-margin")?,
-            startup_timeout: seconds(args.startup_timeout, "--startup-timeout")?,
-        },
+        referee: args.referee.settings(time_control(args)?)?,
         sprt: args.sprt.as_deref().map(Sprt::parse).transpose()?,
         out_dir: args.out.clone(),
         progress: !args.quiet,

@@ -17,7 +17,7 @@ use super::space::Space;
 use super::spsa::{SpsaConfig, SpsaState};
 use super::state::{self, MethodState, Row, TuneState};
 use crate::fileio::{self, OutputLock};
-use crate::matches::cli::{DEFAULT_MAX_PLIES, DEFAULT_STARTUP_TIMEOUT_S, DEFAULT_TIME_MARGIN_S};
+use crate::matches::cli::RefereeArgs;
 use crate::matches::engine_process::{EngineSpec, split_command};
 use crate::matches::openings::{Opening, default_openings, load_openings};
 use crate::matches::referee::{RefereeSettings, TimeControl};
@@ -100,15 +100,8 @@ pub struct TuneArgs {
     /// A USI option for both sides (repeatable), e.g. USI_Hash=16.
     #[arg(long = "engine-option", value_name = "NAME=VALUE")]
     pub engine_options: Vec<String>,
-    /// A game is drawn after this many plies (opening moves included); 0 = no limit.
-    #[arg(long, default_value_t = DEFAULT_MAX_PLIES)]
-    pub max_plies: u32,
-    /// Lateness tolerated before a time forfeit, in seconds.
-    #[arg(long, value_name = "SECS", default_value_t = DEFAULT_TIME_MARGIN_S)]
-    pub time_margin: f64,
-    /// Time an engine gets to answer `usi` and `isready`, in seconds.
-    #[arg(long, value_name = "SECS", default_value_t = DEFAULT_STARTUP_TIMEOUT_S)]
-    pub startup_timeout: f64,
+    #[command(flatten)]
+    pub referee: RefereeArgs,
     /// Seed of the tuner's random numbers (SPSA's perturbations, PSO's swarm).
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
@@ -271,14 +264,10 @@ fn plan(args: &TuneArgs) -> Result<Plan, String> {
             );
         }
     }
-    let referee = RefereeSettings {
-        // Set per match by `MatchPlay` from the move limit.
-        time_control: TimeControl::MoveTime(Duration::from_secs(1)),
-        max_plies: (args.max_plies > 0).then_some(args.max_plies),
-        time_margin: Duration::try_from_secs_f64(args.time_margin)
-            .map_err(|_| format!("--time-margin {} is not a time", args.time_margin))?,
-        startup_timeout: seconds(args.startup_timeout, "--startup-timeout")?,
-    };
+    // The time control is set per match by `MatchPlay` from the move limit.
+    let referee = args
+        .referee
+        .settings(TimeControl::MoveTime(Duration::from_secs(1)))?;
     let positions: String = openings
         .iter()
         .map(|o| o.position_command(&[]) + "\n")
@@ -294,7 +283,7 @@ fn plan(args: &TuneArgs) -> Result<Plan, String> {
         ),
         ("engine", engine.command.clone()),
         ("engine_options", format!("{:?}", engine.options)),
-        ("max_plies", args.max_plies.to_string()),
+        ("max_plies", args.referee.max_plies.to_string()),
         ("seed", args.seed.to_string()),
     ];
     match args.method {

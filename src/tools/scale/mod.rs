@@ -12,10 +12,7 @@ use std::time::Duration;
 use serde::{Deserialize, Serialize};
 
 use crate::fileio;
-use crate::matches::cli::{
-    DEFAULT_MAX_PLIES, DEFAULT_STARTUP_TIMEOUT_S, DEFAULT_TIME_MARGIN_S, EngineArgs, MatchArgs,
-    match_config,
-};
+use crate::matches::cli::{EngineArgs, MatchArgs, RefereeArgs, match_config};
 use crate::matches::engine_process::EngineSpec;
 use crate::matches::stats::{EloEstimate, Pentanomial};
 use crate::matches::{MatchSummary, run_match};
@@ -56,15 +53,8 @@ pub struct ScaleArgs {
     /// match records and the result).
     #[arg(long, value_name = "DIR")]
     pub out: PathBuf,
-    /// A game is drawn after this many plies (opening moves included); 0 = no limit.
-    #[arg(long, default_value_t = DEFAULT_MAX_PLIES)]
-    pub max_plies: u32,
-    /// Lateness tolerated before a time forfeit, in seconds.
-    #[arg(long, value_name = "SECS", default_value_t = DEFAULT_TIME_MARGIN_S)]
-    pub time_margin: f64,
-    /// Time an engine gets to answer `usi` and `isready`, in seconds.
-    #[arg(long, value_name = "SECS", default_value_t = DEFAULT_STARTUP_TIMEOUT_S)]
-    pub startup_timeout: f64,
+    #[command(flatten)]
+    pub referee: RefereeArgs,
     /// No per-game progress lines on stderr.
     #[arg(long)]
     pub quiet: bool,
@@ -237,9 +227,7 @@ fn match_args(args: &ScaleArgs, limit: Limit, dir: &Path) -> MatchArgs {
         movetime: Some(movetime),
         tc: None,
         byoyomi: None,
-        time_margin: args.time_margin,
-        startup_timeout: args.startup_timeout,
-        max_plies: args.max_plies,
+        referee: args.referee.clone(),
         concurrency: args.concurrency,
         sprt: None,
         out: Some(dir.to_path_buf()),
