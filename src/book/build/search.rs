@@ -1,0 +1,211 @@
+//! `engine book search`: a book made by the engine's own search. From each root (the start
+//! position, or every position of an openings file) the tree of book moves is grown breadth
+//! first for `depth_plies` plies: each position is searched with MultiPV `width` at a fixed
+//! node budget, and its best lines — those within `max_loss` centipawns of the best — become
+//! its book moves (value = the line's score for the side to move, mates as ±(32000 − plies);
+//! depth = the completed iteration's depth; count = 1, so that the weighted choice plays the
+//! near-best moves alike; ponder = the line's reply). Each book move's position is searched in
+//! turn at the next ply.
+//!
+//! Deterministic: every position is searched by a fresh single-threaded searcher with a node
+//! limit, so its lines depend only on the position and the settings, and positions are
+//! expanded in a fixed order; `threads` only spreads the searches of a ply over cores.
+
+use std::collections::HashSet;
+use std::sync::Arc;
+
+use rayon::prelude::*;
+
+use crate::book::format::{Book, BookEntry, BookMove, position_key};
+use crate::eval::Evaluator;
+use crate::search::{
+    Limits, ScoreBound, SearchControl, SearchEvent, SearchInfo, SearchOptions, Searcher,
+    THREAD_STACK,
+};
+use crate::shogi::Position;
+use crate::train::datagen::format::score_from_search;
+
+/// What a book search does, besides its roots.
+#[derive(Clone, Debug)]
+pub struct SearchSettings {
+    /// Plies of book from each root: positions fewer plies from a root than this are searched.
+    pub depth_plies: u32,
+    /// Node limit of each position's search.
+    pub nodes: u64,
+    /// Lines searched (MultiPV) and most moves kept per position.
+    pub width: usize,
+    /// Lines scoring more than this many centipawns below the best are left out.
+    pub max_loss: i32,
+    /// Transposition table of each search, MiB.
+    pub hash_mb: usize,
+}
+
+/// The lines of `pos`'s search: those of the last completed iteration, best first.
+pub fn search_lines(
+    pos: &Position,
+    settings: &SearchSettings,
+    evaluator: &Arc<dyn Evaluator>,
+) -> Vec<SearchInfo> {
+    // A fresh searcher: nothing of another position's search may change this one's result.
+    let mut searcher = Searcher::new(SearchOptions {
+        hash_mb: settings.hash_mb,
+        threads: 1,
+        multipv: settings.width,
+        ..SearchOptions::default()
+    });
+    searcher.set_evaluator(evaluator.clone());
+    let limits = Limits {
+        nodes: Some(settings.nodes),
+        ..Limits::default()
+    };
+    let expected = settings.width.min(pos.legal_moves().len());
+    let mut current: Vec<SearchInfo> = Vec::new();
+    let mut complete: Vec<SearchInfo> = Vec::new();
+    searcher.search_position(pos, &limits, &SearchControl::default(), &mut |event| {
+        let SearchEvent::Iteration(info) = event else {
+            return;
+        };
+        if info.bound != ScoreBound::Exact || info.pv.is_empty() {
+            return;
+        }
+        // An iteration reports its lines 1, 2, …; a lone line 1 after the last iteration (an
+        // interrupted one found a better move) is not a whole set and is passed over.
+        if info.multipv == 1 {
+            current.clear();
+        }
+        current.push(info.clone());
+        if current.len() == expected {
+            complete = std::mem::take(&mut current);
+        }
+    });
+    complete.sort_by_key(|info| std::cmp::Reverse(score_from_search(info.score)));
+    complete
+}
+
+/// The book moves of a position from its search lines: those within `max_loss` of the best.
+pub fn book_moves(pos: &Position, lines: &[SearchInfo], max_loss: i32) -> Vec<BookMove> {
+    let Some(best) = lines.first().map(|l| score_from_search(l.score)) else {
+        return Vec::new();
+    };
+    lines
+        .iter()
+        .filter(|l| score_from_search(l.score) >= best.saturating_sub(max_loss))
+        .filter(|l| pos.is_legal(l.pv[0]))
+        .map(|l| {
+            let mv = l.pv[0];
+            let ponder = l.pv.get(1).copied().filter(|&r| pos.after(mv).is_legal(r));
+            BookMove {
+                mv,
+                ponder,
+                value: score_from_search(l.score),
+                depth: l.depth as i32,
+                count: 1,
+            }
+        })
+        .collect()
+}
+
+/// Builds the book from `roots`; `on_searched` is called after each position's search with
+/// the ply being built and the positions searched and known so far (for a progress bar).
+pub fn build(
+    roots: &[Position],
+    settings: &SearchSettings,
+    evaluator: &Arc<dyn Evaluator>,
+    threads: usize,
+    on_searched: &(dyn Fn(u32, u64, u64) + Sync),
+) -> Result<Book, String> {
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        // The search's main worker runs on the calling thread, which needs its deep stack.
+        .stack_size(THREAD_STACK)
+        .build()
+        .map_err(|e| format!("cannot start the search threads: {e}"))?;
+    let mut book = Book::new();
+    let mut seen: HashSet<String> = HashSet::new();
+    let mut frontier: Vec<Position> = Vec::new();
+    for root in roots {
+        if root.has_legal_move() && seen.insert(position_key(root)) {
+            frontier.push(root.clone());
+        }
+    }
+    let searched = std::sync::atomic::AtomicU64::new(0);
+    for ply in 0..settings.depth_plies {
+        if frontier.is_empty() {
+            break;
+        }
+        let known = seen.len() as u64;
+        let lines: Vec<Vec<SearchInfo>> = pool.install(|| {
+            frontier
+                .par_iter()
+                .map(|pos| {
+                    let lines = search_lines(pos, settings, evaluator);
+                    let done = searched.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
+                    on_searched(ply, done, known);
+                    lines
+                })
+                .collect()
+        });
+        let mut next = Vec::new();
+        for (pos, lines) in frontier.iter().zip(&lines) {
+            let moves = book_moves(pos, lines, settings.max_loss);
+            for m in &moves {
+                let child = pos.after(m.mv);
+                if child.has_legal_move() && seen.insert(position_key(&child)) {
+                    next.push(child);
+                }
+            }
+            *book.entry_mut(pos) = BookEntry {
+                move_number: Some(pos.move_number()),
+                moves,
+            };
+        }
+        frontier = next;
+    }
+    Ok(book)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn settings(depth_plies: u32, width: usize) -> SearchSettings {
+        SearchSettings {
+            depth_plies,
+            nodes: 600,
+            width,
+            max_loss: 10_000,
+            hash_mb: 1,
+        }
+    }
+
+    #[test]
+    fn lines_are_a_whole_iteration_best_first() {
+        let evaluator = crate::nn::engine_evaluator();
+        let pos = Position::startpos();
+        let lines = search_lines(&pos, &settings(1, 3), &evaluator);
+        assert_eq!(lines.len(), 3);
+        assert!(
+            lines
+                .iter()
+                .all(|l| l.depth == lines[0].depth && l.depth >= 1)
+        );
+        let moves = book_moves(&pos, &lines, 10_000);
+        assert_eq!(moves.len(), 3);
+        assert!(moves.windows(2).all(|w| w[0].value >= w[1].value));
+        // A margin of 0 keeps the best (and any equal to it).
+        let best = book_moves(&pos, &lines, 0);
+        assert!(!best.is_empty() && best.iter().all(|m| m.value == moves[0].value));
+    }
+
+    #[test]
+    fn books_are_the_same_at_any_thread_count() {
+        let evaluator = crate::nn::engine_evaluator();
+        let roots = [Position::startpos()];
+        let one = build(&roots, &settings(2, 2), &evaluator, 1, &|_, _, _| {}).unwrap();
+        let two = build(&roots, &settings(2, 2), &evaluator, 2, &|_, _, _| {}).unwrap();
+        assert_eq!(one, two);
+        // The start position and its two book moves' positions.
+        assert_eq!(one.len(), 3);
+        assert_eq!(one.get(&roots[0]).unwrap().moves.len(), 2);
+    }
+}
