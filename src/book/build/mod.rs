@@ -63,6 +63,10 @@ pub struct SearchArgs {
     /// (and not expanded).
     #[arg(long, default_value_t = 100)]
     pub max_loss: i32,
+    /// Lines scoring more than this many centipawns below the best are kept with count 0: in
+    /// the book for the replies to them, never played by the weighted choice.
+    #[arg(long, default_value_t = 30)]
+    pub play_loss: i32,
     /// Roots: every position of an openings file (as `engine match --openings`); default: the
     /// start position.
     #[arg(long)]
@@ -141,8 +145,8 @@ fn run_search(args: &SearchArgs) -> Result<(), String> {
     if args.width == 0 || args.nodes == 0 || args.depth_plies == 0 {
         return Err("--width, --nodes and --depth-plies must be at least 1".to_string());
     }
-    if args.max_loss < 0 {
-        return Err("--max-loss cannot be negative".to_string());
+    if args.max_loss < 0 || args.play_loss < 0 {
+        return Err("--max-loss and --play-loss cannot be negative".to_string());
     }
     if args.hash == 0 || args.hash > 4096 {
         return Err(format!("--hash {} must be 1 to 4096 MiB", args.hash));
@@ -171,6 +175,7 @@ fn run_search(args: &SearchArgs) -> Result<(), String> {
         nodes: args.nodes,
         width: args.width,
         max_loss: args.max_loss,
+        play_loss: args.play_loss,
         hash_mb: args.hash,
     };
     let bar = if args.quiet {
@@ -189,8 +194,9 @@ fn run_search(args: &SearchArgs) -> Result<(), String> {
     let book = search::build(&roots, &settings, &evaluator, threads, &on_searched)?;
     bar.finish_and_clear();
     let mut comments = vec![format!(
-        "engine book search --depth-plies {} --nodes {} --width {} --max-loss {} --hash {}",
-        args.depth_plies, args.nodes, args.width, args.max_loss, args.hash
+        "engine book search --depth-plies {} --nodes {} --width {} --max-loss {} --play-loss {} \
+         --hash {}",
+        args.depth_plies, args.nodes, args.width, args.max_loss, args.play_loss, args.hash
     )];
     if let Some(path) = &args.openings {
         comments.push(format!(

@@ -3,9 +3,10 @@
 //! first for `depth_plies` plies: each position is searched with MultiPV `width` at a fixed
 //! node budget, and its best lines — those within `max_loss` centipawns of the best — become
 //! its book moves (value = the line's score for the side to move, mates as ±(32000 − plies);
-//! depth = the completed iteration's depth; count = 1, so that the weighted choice plays the
-//! near-best moves alike; ponder = the line's reply). Each book move's position is searched in
-//! turn at the next ply.
+//! depth = the completed iteration's depth; ponder = the line's reply; count = 1 for the moves
+//! within `play_loss` of the best, so that the weighted choice plays those alike, and 0 for the
+//! others, which the engine never plays but an opponent may: they are in the book so that its
+//! replies to them are). Each book move's position is searched in turn at the next ply.
 //!
 //! Deterministic: every position is searched by a fresh single-threaded searcher with a node
 //! limit, so its lines depend only on the position and the settings, and positions are
@@ -36,6 +37,8 @@ pub struct SearchSettings {
     pub width: usize,
     /// Lines scoring more than this many centipawns below the best are left out.
     pub max_loss: i32,
+    /// Lines scoring more than this below the best are kept with count 0 (not played).
+    pub play_loss: i32,
     /// Transposition table of each search, MiB.
     pub hash_mb: usize,
 }
@@ -82,8 +85,14 @@ pub fn search_lines(
     complete
 }
 
-/// The book moves of a position from its search lines: those within `max_loss` of the best.
-pub fn book_moves(pos: &Position, lines: &[SearchInfo], max_loss: i32) -> Vec<BookMove> {
+/// The book moves of a position from its search lines: those within `max_loss` of the best,
+/// of count 1 within `play_loss` of it and 0 beyond.
+pub fn book_moves(
+    pos: &Position,
+    lines: &[SearchInfo],
+    max_loss: i32,
+    play_loss: i32,
+) -> Vec<BookMove> {
     let Some(best) = lines.first().map(|l| score_from_search(l.score)) else {
         return Vec::new();
     };
@@ -94,12 +103,13 @@ pub fn book_moves(pos: &Position, lines: &[SearchInfo], max_loss: i32) -> Vec<Bo
         .map(|l| {
             let mv = l.pv[0];
             let ponder = l.pv.get(1).copied().filter(|&r| pos.after(mv).is_legal(r));
+            let value = score_from_search(l.score);
             BookMove {
                 mv,
                 ponder,
-                value: score_from_search(l.score),
+                value,
                 depth: l.depth as i32,
-                count: 1,
+                count: u64::from(value >= best.saturating_sub(play_loss)),
             }
         })
         .collect()
@@ -147,7 +157,7 @@ pub fn build(
         });
         let mut next = Vec::new();
         for (pos, lines) in frontier.iter().zip(&lines) {
-            let moves = book_moves(pos, lines, settings.max_loss);
+            let moves = book_moves(pos, lines, settings.max_loss, settings.play_loss);
             for m in &moves {
                 let child = pos.after(m.mv);
                 if child.has_legal_move() && seen.insert(position_key(&child)) {
@@ -174,6 +184,7 @@ mod tests {
             nodes: 600,
             width,
             max_loss: 10_000,
+            play_loss: 10_000,
             hash_mb: 1,
         }
     }
@@ -189,12 +200,19 @@ mod tests {
                 .iter()
                 .all(|l| l.depth == lines[0].depth && l.depth >= 1)
         );
-        let moves = book_moves(&pos, &lines, 10_000);
+        let moves = book_moves(&pos, &lines, 10_000, 10_000);
         assert_eq!(moves.len(), 3);
         assert!(moves.windows(2).all(|w| w[0].value >= w[1].value));
+        assert!(moves.iter().all(|m| m.count == 1 && m.ponder.is_some()));
         // A margin of 0 keeps the best (and any equal to it).
-        let best = book_moves(&pos, &lines, 0);
+        let best = book_moves(&pos, &lines, 0, 0);
         assert!(!best.is_empty() && best.iter().all(|m| m.value == moves[0].value));
+        // Kept but not to be played: count 0.
+        let kept = book_moves(&pos, &lines, 10_000, 0);
+        assert_eq!(kept.len(), 3);
+        for m in &kept {
+            assert_eq!(m.count, u64::from(m.value == moves[0].value), "{m:?}");
+        }
     }
 
     #[test]
