@@ -186,12 +186,33 @@ fn run_search(args: &SearchArgs) -> Result<(), String> {
             "book search {bar:30} {pos}/{len} positions {msg} ({elapsed}, {per_sec})",
         )
     };
-    let on_searched = |ply: u32, done: u64, known: u64| {
+    let searched = |ply: u32, done: u64, known: u64| {
         bar.set_length(known);
         bar.set_position(done);
         bar.set_message(format!("· ply {}/{}", ply + 1, args.depth_plies));
     };
-    let book = search::build(&roots, &settings, &evaluator, threads, &on_searched)?;
+    // A line a ply as well: on a log file or a pipe, where no bar is drawn, the only progress.
+    let ply_done = |ply: u32, positions: usize| {
+        let line = format!(
+            "book search: ply {}/{} done, {positions} positions ({:.0} s)",
+            ply + 1,
+            args.depth_plies,
+            started.elapsed().as_secs_f64()
+        );
+        if args.quiet {
+            return;
+        }
+        if std::io::IsTerminal::is_terminal(&std::io::stderr()) {
+            bar.println(line);
+        } else {
+            eprintln!("{line}");
+        }
+    };
+    let progress = search::Progress {
+        searched: &searched,
+        ply_done: &ply_done,
+    };
+    let book = search::build(&roots, &settings, &evaluator, threads, &progress)?;
     bar.finish_and_clear();
     let mut comments = vec![format!(
         "engine book search --depth-plies {} --nodes {} --width {} --max-loss {} --play-loss {} \

@@ -115,14 +115,22 @@ pub fn book_moves(
         .collect()
 }
 
-/// Builds the book from `roots`; `on_searched` is called after each position's search with
-/// the ply being built and the positions searched and known so far (for a progress bar).
+/// What a book search reports as it goes.
+pub struct Progress<'a> {
+    /// After each position's search: the ply being built (0-based), the positions searched so
+    /// far and the positions known so far (searched or waiting).
+    pub searched: &'a (dyn Fn(u32, u64, u64) + Sync),
+    /// After each ply: the ply (0-based) and the book's positions so far.
+    pub ply_done: &'a dyn Fn(u32, usize),
+}
+
+/// Builds the book from `roots`.
 pub fn build(
     roots: &[Position],
     settings: &SearchSettings,
     evaluator: &Arc<dyn Evaluator>,
     threads: usize,
-    on_searched: &(dyn Fn(u32, u64, u64) + Sync),
+    progress: &Progress,
 ) -> Result<Book, String> {
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
@@ -150,7 +158,7 @@ pub fn build(
                 .map(|pos| {
                     let lines = search_lines(pos, settings, evaluator);
                     let done = searched.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
-                    on_searched(ply, done, known);
+                    (progress.searched)(ply, done, known);
                     lines
                 })
                 .collect()
@@ -170,6 +178,7 @@ pub fn build(
             };
         }
         frontier = next;
+        (progress.ply_done)(ply, book.len());
     }
     Ok(book)
 }
@@ -219,8 +228,12 @@ mod tests {
     fn books_are_the_same_at_any_thread_count() {
         let evaluator = crate::nn::engine_evaluator();
         let roots = [Position::startpos()];
-        let one = build(&roots, &settings(2, 2), &evaluator, 1, &|_, _, _| {}).unwrap();
-        let two = build(&roots, &settings(2, 2), &evaluator, 2, &|_, _, _| {}).unwrap();
+        let silent = Progress {
+            searched: &|_, _, _| {},
+            ply_done: &|_, _| {},
+        };
+        let one = build(&roots, &settings(2, 2), &evaluator, 1, &silent).unwrap();
+        let two = build(&roots, &settings(2, 2), &evaluator, 2, &silent).unwrap();
         assert_eq!(one, two);
         // The start position and its two book moves' positions.
         assert_eq!(one.len(), 3);
