@@ -170,7 +170,8 @@ fn go_plays_the_book_move_at_once_and_searches_without_own_book() {
     let lines = engine.go("position startpos", GO_CLOCK);
     assert_eq!(answer(&lines), ("5e4d ponder 1a2b".to_string(), true));
     assert!(
-        lines[0].starts_with("info string book move 5e4d (value 0, depth 0, count 1;"),
+        lines[0]
+            == "info string book move 5e4d (value 0, depth 0, count 1; weighted choice among 1)",
         "{lines:?}"
     );
     assert!(

@@ -338,7 +338,10 @@ impl Session {
                 }
             }
             Setting::Ponder(_) | Setting::Variant => {}
-            Setting::OwnBook(on) => self.book.own_book = on,
+            Setting::OwnBook(on) => {
+                self.book.own_book = on;
+                self.report_setup = true;
+            }
             Setting::BookMaxPly(plies) => self.book.max_ply = plies,
             Setting::BookMoveChoice(choice) => self.book.choice = choice,
             Setting::BookFile(path) => match self.book.load(&path) {

@@ -101,13 +101,13 @@ impl SessionBook {
         let chosen = choose(entry, self.choice, playable, &mut self.rng)?;
         let ponder = chosen.ponder.filter(|&p| pos.after(chosen.mv).is_legal(p));
         let note = format!(
-            "book move {} (value {}, depth {}, count {}; {} book moves here, choice {})",
+            "book move {} (value {}, depth {}, count {}; {} choice among {})",
             chosen.mv,
             chosen.value,
             chosen.depth,
             chosen.count,
-            entry.moves.len(),
-            self.choice.name()
+            self.choice.name(),
+            entry.moves.len()
         );
         let bestmove = match ponder {
             Some(p) => format!("bestmove {} ponder {p}", chosen.mv),
