@@ -108,9 +108,9 @@ impl Book {
         self.entries.iter().map(|(k, e)| (k.as_str(), e))
     }
 
-    /// Keeps only the entries for which `keep` is true.
-    pub fn retain(&mut self, mut keep: impl FnMut(&str, &mut BookEntry) -> bool) {
-        self.entries.retain(|k, e| keep(k, e));
+    /// Each position's key and entry, to change the entries.
+    pub fn iter_mut(&mut self) -> impl Iterator<Item = (&str, &mut BookEntry)> {
+        self.entries.iter_mut().map(|(k, e)| (k.as_str(), e))
     }
 
     /// The position of a key from [`Book::iter`], with the entry's move number.

@@ -137,21 +137,26 @@ fn value_of(t: &MoveTally) -> i32 {
 /// Each move's ponder move: the first move of the reply's position in the book (the most
 /// played, as the moves are sorted), if that position is in the book.
 pub fn set_ponder_moves(book: &mut Book) {
-    let mut replies: BTreeMap<String, Option<Move>> = BTreeMap::new();
-    for (key, entry) in book.iter() {
-        let pos = Book::position_of(key, entry);
-        for m in &entry.moves {
-            let after = pos.after(m.mv);
-            let reply = book.get(&after).and_then(|e| e.moves.first()).map(|r| r.mv);
-            replies.insert(format!("{key} {}", m.mv), reply);
+    // Each entry's ponder moves, in the order of its moves (found first: the book is read).
+    let replies: Vec<Vec<Option<Move>>> = book
+        .iter()
+        .map(|(key, entry)| {
+            let pos = Book::position_of(key, entry);
+            entry
+                .moves
+                .iter()
+                .map(|m| {
+                    let after = pos.after(m.mv);
+                    book.get(&after).and_then(|e| e.moves.first()).map(|r| r.mv)
+                })
+                .collect()
+        })
+        .collect();
+    for ((_, entry), replies) in book.iter_mut().zip(replies) {
+        for (m, reply) in entry.moves.iter_mut().zip(replies) {
+            m.ponder = reply;
         }
     }
-    book.retain(|key, entry| {
-        for m in &mut entry.moves {
-            m.ponder = replies[&format!("{key} {}", m.mv)];
-        }
-        true
-    });
 }
 
 /// The result of a record: its winner, a draw, or unknown (no ending, or interrupted).
