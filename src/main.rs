@@ -45,6 +45,8 @@ enum Command {
     Train(engine::train::learn::TrainArgs),
     /// Tune search parameters by matches (SPSA or particle swarm); resumable.
     Tune(engine::tune::cli::TuneArgs),
+    /// Build an opening book (YaneuraOu's text format) from games or by the engine's search.
+    Book(engine::book::build::BookArgs),
 }
 
 fn main() -> ExitCode {
@@ -73,6 +75,7 @@ fn main() -> ExitCode {
         Command::Datagen(args) => engine::train::datagen::run(&args).map(|_| ()),
         Command::Train(args) => engine::train::learn::run(&args).map(|_| ()),
         Command::Tune(args) => engine::tune::cli::run(&args),
+        Command::Book(args) => engine::book::build::run(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
