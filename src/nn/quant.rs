@@ -25,10 +25,12 @@ pub const ACT_SCALE: i32 = 1024;
 const MAX_SHIFT: u32 = 4;
 /// Largest second-layer weight scale tried.
 const MAX_Q2: f32 = 16_384.0;
-/// Accumulator widths are padded to this many lanes (two AVX2 registers of `i32`), the tile
-/// of an incremental update.
-const LANES: usize = 16;
+/// Accumulator widths are padded to a multiple of this; an incremental update adds rows to
+/// `TILE` sums at a time, held in eight AVX2 registers.
+const LANES: usize = 64;
 const TILE: usize = LANES;
+/// Independent sums of the second layer's dot products (`vpmaddwd` lanes).
+const DOT_LANES: usize = 16;
 
 /// Buffers of one output computation, kept by the caller so that no call zeroes or allocates.
 #[derive(Clone, Debug)]
@@ -374,9 +376,9 @@ fn add_row(acc: &mut [i32], row: &[i16], d: i32) {
 /// `Σ a·b` in `i32` with sixteen independent sums (the compiler makes it `vpmaddwd`).
 #[inline(always)]
 fn dot_i16(a: &[i16], b: &[i16]) -> i32 {
-    let mut acc = [0i32; LANES];
-    for (x, y) in a.chunks_exact(LANES).zip(b.chunks_exact(LANES)) {
-        for k in 0..LANES {
+    let mut acc = [0i32; DOT_LANES];
+    for (x, y) in a.chunks_exact(DOT_LANES).zip(b.chunks_exact(DOT_LANES)) {
+        for k in 0..DOT_LANES {
             acc[k] = acc[k].wrapping_add(x[k] as i32 * y[k] as i32);
         }
     }
