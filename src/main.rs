@@ -45,6 +45,9 @@ enum Command {
     Train(engine::train::learn::TrainArgs),
     /// Tune search parameters by matches (SPSA or particle swarm); resumable.
     Tune(engine::tune::cli::TuneArgs),
+    /// Draw as SVG a file the project writes: training metrics, generations, a match, a
+    /// scale ladder, a tuning run.
+    Plot(engine::tools::plot::PlotArgs),
 }
 
 fn main() -> ExitCode {
@@ -73,6 +76,7 @@ fn main() -> ExitCode {
         Command::Datagen(args) => engine::train::datagen::run(&args).map(|_| ()),
         Command::Train(args) => engine::train::learn::run(&args).map(|_| ()),
         Command::Tune(args) => engine::tune::cli::run(&args),
+        Command::Plot(args) => engine::tools::plot::run(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

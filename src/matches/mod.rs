@@ -1,8 +1,9 @@
 //! Matches between two USI engines, refereed by our rules: game pairs over a set of openings
 //! (each opening once with each engine as sente), run `concurrency` games at a time, with
 //! pentanomial Elo, an optional SPRT that stops the match once decided, game records (USI move
-//! lists and KIF) and a JSON summary.
+//! lists and KIF), a JSON summary and a chart of the Elo estimate as games come in.
 
+pub mod chart;
 pub mod cli;
 pub mod engine_process;
 pub mod openings;
@@ -63,6 +64,40 @@ pub struct GameSummary {
     pub plies: usize,
     /// `position sfen … moves …`.
     pub usi: String,
+}
+
+impl GameSummary {
+    /// The game's line in games.txt: `N sente vs gote: result termination; position …`.
+    pub fn games_line(&self) -> String {
+        format!(
+            "{} {} vs {}: {} {}; {}\n",
+            self.number, self.sente, self.gote, self.result, self.termination, self.usi
+        )
+    }
+}
+
+/// What [`chart`] needs of a line of games.txt ([`GameSummary::games_line`]): the game number,
+/// the players (sente, gote) and engine 1's points (engine 1 is sente in odd games). `None`
+/// for a line not of that form.
+pub fn parse_games_line(line: &str) -> Option<(usize, [String; 2], f64)> {
+    let (number, rest) = line.split_once(' ')?;
+    let number: usize = number.parse().ok().filter(|n| *n > 0)?;
+    let (players, result) = ["1-0", "0-1", "1/2-1/2"]
+        .iter()
+        .filter_map(|r| Some((rest.split_once(&format!(": {r} "))?.0, *r)))
+        .min_by_key(|(players, _)| players.len())?;
+    let (sente, gote) = players.split_once(" vs ")?;
+    let sente_points = match result {
+        "1-0" => 1.0,
+        "0-1" => 0.0,
+        _ => 0.5,
+    };
+    let points = if number % 2 == 1 {
+        sente_points
+    } else {
+        1.0 - sente_points
+    };
+    Some((number, [sente.to_string(), gote.to_string()], points))
 }
 
 #[derive(Clone, Debug, Serialize)]
@@ -268,6 +303,8 @@ pub enum MatchError {
     /// A record or the summary could not be written atomically (names the file and why).
     File(FileError),
     Config(String),
+    /// The Elo chart could not be drawn.
+    Chart(String),
 }
 
 impl std::fmt::Display for MatchError {
@@ -279,6 +316,7 @@ impl std::fmt::Display for MatchError {
             }
             MatchError::File(e) => write!(f, "cannot write {e}"),
             MatchError::Config(why) => write!(f, "{why}"),
+            MatchError::Chart(why) => write!(f, "{why}"),
         }
     }
 }
@@ -428,7 +466,13 @@ pub fn run_match_with(
             None => None,
         };
         for finished in receiver {
+            let pairs_before = summary.pentanomial.pairs();
             record_game(config, &mut summary, &finished, &mut pair_points);
+            if let Some(dir) = &config.out_dir
+                && summary.pentanomial.pairs() > pairs_before
+            {
+                write_elo_chart(dir, &summary)?;
+            }
             let game = summary.game_list.last().expect("just recorded").clone();
             on_game(&game);
             if let Some(dir) = &config.out_dir {
@@ -438,10 +482,7 @@ pub fn run_match_with(
                     let path = dir.join(format.name()).join(name);
                     write_atomic(&path, &records::write(&record, format))?;
                 }
-                let line = format!(
-                    "{} {} vs {}: {} {}; {}\n",
-                    game.number, game.sente, game.gote, game.result, game.termination, game.usi
-                );
+                let line = game.games_line();
                 if let Some((path, file)) = &mut games_file {
                     file.write_all(line.as_bytes())
                         .map_err(|source| MatchError::Output {
@@ -476,8 +517,24 @@ pub fn run_match_with(
     if let Some(dir) = &config.out_dir {
         let json = serde_json::to_vec_pretty(&summary).expect("the summary serializes");
         write_atomic(&dir.join("summary.json"), &json)?;
+        write_elo_chart(dir, &summary)?;
     }
     Ok(summary)
+}
+
+/// The chart file of `engine match --out`.
+pub const ELO_CHART_FILE: &str = "elo.svg";
+
+/// Writes `elo.svg`: the Elo estimate after each pair so far (see [`chart`]).
+fn write_elo_chart(dir: &Path, summary: &MatchSummary) -> Result<(), MatchError> {
+    let games: Vec<(usize, f64)> = summary
+        .game_list
+        .iter()
+        .map(|g| (g.number, g.engine1_score))
+        .collect();
+    let svg =
+        chart::svg([&summary.names[0], &summary.names[1]], &games).map_err(MatchError::Chart)?;
+    write_atomic(&dir.join(ELO_CHART_FILE), svg.as_bytes())
 }
 
 /// Engines with the same name get a number (`x #1`, `x #2`), so that reports and records
