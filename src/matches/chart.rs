@@ -7,7 +7,7 @@ use serde::Deserialize;
 
 use super::parse_games_line;
 use super::stats::{RunningElo, running_elo};
-use crate::plot::{Colour, Figure, Numbers, Panel, Point, Series};
+use crate::plot::{Colour, Figure, Legend, Numbers, Panel, Point, Series};
 
 /// Above this many pairs the estimate is a line without a marker at each pair.
 const MARKED_PAIRS: usize = 60;
@@ -37,6 +37,10 @@ pub fn figure(names: [&str; 2], games: &[(usize, f64)]) -> Figure {
     panel.x_numbers = Numbers::Whole;
     panel.reference_y = Some(0.0);
     panel.empty_note = "no estimate yet: too few game pairs".to_string();
+    // The legend on the side of the zero line away from where the estimate ends.
+    if run.last().is_some_and(|r| r.estimate.elo > 0.0) {
+        panel.legend = Legend::LowerRight;
+    }
     let mut series = Series::new("Elo after each pair", Colour::BLUE, points).band();
     series.markers = run.len() <= MARKED_PAIRS;
     panel.series.push(series);

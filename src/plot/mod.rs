@@ -154,6 +154,26 @@ pub enum Numbers {
     Whole,
 }
 
+/// Where a panel's legend sits: a corner away from the lines.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Legend {
+    UpperRight,
+    LowerRight,
+    UpperLeft,
+    LowerLeft,
+}
+
+impl Legend {
+    fn position(self) -> SeriesLabelPosition {
+        match self {
+            Legend::UpperRight => SeriesLabelPosition::UpperRight,
+            Legend::LowerRight => SeriesLabelPosition::LowerRight,
+            Legend::UpperLeft => SeriesLabelPosition::UpperLeft,
+            Legend::LowerLeft => SeriesLabelPosition::LowerLeft,
+        }
+    }
+}
+
 /// One chart: axes, a legend and series.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Panel {
@@ -170,6 +190,7 @@ pub struct Panel {
     pub reference_y: Option<f64>,
     /// Said in the middle of the panel when it has no point to draw ("no estimate yet").
     pub empty_note: String,
+    pub legend: Legend,
     pub series: Vec<Series>,
 }
 
@@ -184,6 +205,7 @@ impl Panel {
             y_range: None,
             reference_y: None,
             empty_note: "no data yet".to_string(),
+            legend: Legend::UpperRight,
             series: Vec::new(),
         }
     }
@@ -217,9 +239,12 @@ impl Panel {
             } else {
                 (1.0, 1000.0)
             };
-            // Factors on a log axis: the same share of a decade at either end.
-            let span = (hi / lo).max(10.0);
-            (lo / span.powf(0.05), hi * span.powf(right))
+            // Whole decades, so that the axis is labelled 1, 10, 100 …
+            let decade = |x: f64, round: fn(f64) -> f64| 10f64.powf(round(x.log10()));
+            (
+                decade(lo / 1.2, f64::floor),
+                decade(hi * (1.2 + 4.0 * right), f64::ceil),
+            )
         } else {
             let (lo, hi) = if lo.is_finite() { (lo, hi) } else { (0.0, 1.0) };
             let span = (hi - lo).max(1.0);
@@ -349,6 +374,10 @@ where
     mesh.x_desc(panel.x_desc.as_str())
         .y_desc(panel.y_desc.as_str())
         .light_line_style(WHITE);
+    // Tens of units and more (Elo, percentages) read best without decimals.
+    if y_hi - y_lo >= 20.0 {
+        mesh.y_label_formatter(&whole);
+    }
     if panel.log_x || panel.x_numbers == Numbers::Whole {
         mesh.x_label_formatter(&whole);
     }
@@ -419,7 +448,7 @@ where
         if panel.series.iter().any(|s| !s.name.is_empty()) {
             chart
                 .configure_series_labels()
-                .position(SeriesLabelPosition::UpperRight)
+                .position(panel.legend.position())
                 .border_style(BLACK)
                 .background_style(WHITE.mix(0.8))
                 .draw()?;

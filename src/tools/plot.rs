@@ -85,7 +85,8 @@ fn figure(kind: &PlotKind) -> Result<(Figure, PathBuf), String> {
     let figure = match kind {
         PlotKind::Training(_) => {
             let name = common.input.file_name().unwrap_or_default();
-            curves::figure(&text, &source, &name.to_string_lossy())?
+            let title = format!("training curves: {}", name.to_string_lossy());
+            curves::figure(&text, &source, &title)?
         }
         PlotKind::Generations(_) => generations::figure(&generations::read(&text, &source)?),
         PlotKind::Match(_) => {
@@ -135,6 +136,7 @@ pub fn run(args: &PlotArgs) -> Result<(), String> {
         ));
     }
     let svg = figure.svg()?;
+    fileio::create_parent_dir(&out).map_err(|e| e.to_string())?;
     fileio::write_atomic(&out, svg.as_bytes()).map_err(|e| format!("cannot write {e}"))?;
     eprintln!("plot: wrote {}", out.display());
     Ok(())

@@ -4,7 +4,10 @@
 //! matches' scores). The commands and `engine plot training` draw them the same way.
 
 use crate::plot::table::Table;
-use crate::plot::{Colour, Figure, Numbers, Panel, Point, Series};
+use crate::plot::{Colour, Figure, Legend, Numbers, Panel, Point, Series};
+
+/// Above this many rows the curves have no marker at each point.
+const MARKED_ROWS: usize = 40;
 
 /// The points of `x` against `y` (scaled by `factor`) where both are given.
 fn curve(
@@ -91,6 +94,8 @@ pub fn figure(csv: &str, source: &str, title: &str) -> Result<Figure, String> {
     scores.title = "progress matches".to_string();
     scores.x_numbers = Numbers::Whole;
     scores.reference_y = Some(50.0);
+    // Scores rise from the start: the legend goes below them.
+    scores.legend = Legend::LowerRight;
     for (column, name, colour) in matches {
         let points = curve(&x, &optional(&table, column)?, 100.0, all);
         if !points.is_empty() {
@@ -99,6 +104,11 @@ pub fn figure(csv: &str, source: &str, title: &str) -> Result<Figure, String> {
     }
     if !scores.series.is_empty() {
         panels.push(scores);
+    }
+    if table.len() > MARKED_ROWS {
+        for series in panels.iter_mut().flat_map(|p| &mut p.series) {
+            series.markers = false;
+        }
     }
     Ok(Figure::new(title, panels))
 }

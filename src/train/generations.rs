@@ -7,7 +7,7 @@
 //! generation has no Elo cells; `elo_error` is the half-width of the 95% interval).
 
 use crate::plot::table::Table;
-use crate::plot::{Colour, Figure, Numbers, Panel, Point, Series};
+use crate::plot::{Colour, Figure, Legend, Numbers, Panel, Point, Series};
 
 /// A row of the generations CSV.
 #[derive(Clone, Debug, PartialEq)]
@@ -125,6 +125,8 @@ pub fn figure(generations: &[Generation]) -> Figure {
     );
     panel.x_numbers = Numbers::Whole;
     panel.reference_y = Some(0.0);
+    // Generations are meant to climb: the legend goes below the line.
+    panel.legend = Legend::LowerRight;
     panel.series.push(Series::new(
         "Elo, the steps' matches summed",
         Colour::BLUE,

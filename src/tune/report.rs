@@ -6,7 +6,7 @@ use std::fmt::Write as _;
 use super::space::Space;
 use super::state::Row;
 use crate::plot::table::Table;
-use crate::plot::{Colour, Figure, Panel, Point, Series};
+use crate::plot::{Colour, Figure, Numbers, Panel, Point, Series};
 
 /// The CSV: `step,iteration,particle,games,wins,losses,draws,score,best_score,elapsed_s`, then
 /// the answer after the step (one column per parameter, by name), then what was played
@@ -59,6 +59,7 @@ pub struct Trace {
 /// step's score as dots, all on one 0..1 axis.
 pub fn figure(method: &str, traces: &[Trace], scores: &[(f64, f64)]) -> Figure {
     let mut panel = Panel::new("step", "value within its range (0 = min, 1 = max); score");
+    panel.x_numbers = Numbers::Whole;
     panel.y_range = Some((0.0, 1.0));
     for (i, t) in traces.iter().enumerate() {
         let width = t.max - t.min;
