@@ -466,13 +466,18 @@ pub fn run_match_with(
             }
             None => None,
         };
+        // elo.svg is redrawn as pairs complete, at most once in ELO_CHART_INTERVAL: a long
+        // match would otherwise rewrite (and sync) a growing file thousands of times.
+        let mut chart_written: Option<Instant> = None;
         for finished in receiver {
             let pairs_before = summary.pentanomial.pairs();
             record_game(config, &mut summary, &finished, &mut pair_points);
             if let Some(dir) = &config.out_dir
                 && summary.pentanomial.pairs() > pairs_before
+                && chart_written.is_none_or(|t| t.elapsed() >= ELO_CHART_INTERVAL)
             {
                 write_elo_chart(dir, &summary)?;
+                chart_written = Some(Instant::now());
             }
             let game = summary.game_list.last().expect("just recorded").clone();
             on_game(&game);
@@ -525,6 +530,9 @@ pub fn run_match_with(
 
 /// The chart file of `engine match --out`.
 pub const ELO_CHART_FILE: &str = "elo.svg";
+/// The least time between two drawings of the chart during a match (it is drawn at the end
+/// too).
+const ELO_CHART_INTERVAL: std::time::Duration = std::time::Duration::from_secs(1);
 
 /// Writes `elo.svg`: the Elo estimate after each pair so far (see [`chart`]).
 fn write_elo_chart(dir: &Path, summary: &MatchSummary) -> Result<(), MatchError> {
