@@ -15,7 +15,17 @@ const MARKED_PAIRS: usize = 60;
 /// The figure of a match between `names` (engine 1 first) from its finished games as (game
 /// number, engine 1's points).
 pub fn figure(names: [&str; 2], games: &[(usize, f64)]) -> Figure {
-    let run: Vec<RunningElo> = running_elo(games)
+    let all = running_elo(games);
+    // Why there may be nothing to draw: a clean sweep so far, or too few pairs.
+    let empty_note = match all.last() {
+        Some(r) if !r.estimate.elo.is_finite() => format!(
+            "no estimate: {} has scored {:.0}% so far",
+            names[0],
+            100.0 * r.estimate.score
+        ),
+        _ => "no estimate yet: too few game pairs".to_string(),
+    };
+    let run: Vec<RunningElo> = all
         .into_iter()
         .filter(|r| r.estimate.has_interval())
         .collect();
@@ -36,7 +46,7 @@ pub fn figure(names: [&str; 2], games: &[(usize, f64)]) -> Figure {
     let mut panel = Panel::new("games played", format!("Elo of {} (± 95%)", names[0]));
     panel.x_numbers = Numbers::Whole;
     panel.reference_y = Some(0.0);
-    panel.empty_note = "no estimate yet: too few game pairs".to_string();
+    panel.empty_note = empty_note;
     // The legend on the side of the zero line away from where the estimate ends.
     if run.last().is_some_and(|r| r.estimate.elo > 0.0) {
         panel.legend = Legend::LowerRight;
@@ -179,8 +189,8 @@ mod tests {
     }
 
     #[test]
-    fn too_few_pairs_say_so() {
-        for games in [&[][..], &[(1, 1.0), (2, 1.0)][..], &[(1, 0.5)][..]] {
+    fn an_empty_chart_says_why() {
+        for games in [&[][..], &[(1, 0.5), (2, 1.0)][..], &[(1, 0.5)][..]] {
             let svg = svg(["a", "b"], games).unwrap();
             let texts = svg_texts(&svg);
             assert!(
@@ -188,5 +198,11 @@ mod tests {
                 "{texts:?}"
             );
         }
+        let swept = svg(["a", "b"], &[(1, 1.0), (2, 1.0), (3, 1.0), (4, 1.0)]).unwrap();
+        let texts = svg_texts(&swept);
+        assert!(
+            texts.contains(&"no estimate: a has scored 100% so far"),
+            "{texts:?}"
+        );
     }
 }

@@ -272,9 +272,15 @@ impl Panel {
         if !lo.is_finite() {
             return (0.0, 1.0);
         }
-        let pad = ((hi - lo) * 0.1)
-            .max(hi.abs().max(lo.abs()) * 0.01)
-            .max(1e-3);
+        let pad = if hi > lo {
+            ((hi - lo) * 0.1).max(hi.abs().max(lo.abs()) * 0.01)
+        } else if hi != 0.0 {
+            // A single value: a tenth of it either side.
+            hi.abs() * 0.1
+        } else {
+            // Only a zero (the reference line of an empty chart): a unit either side.
+            1.0
+        };
         (lo - pad, hi + pad)
     }
 }
@@ -454,11 +460,16 @@ where
                 .draw()?;
         }
     } else {
+        use plotters::style::text_anchor::{HPos, Pos, VPos};
         let (w, h) = area.dim_in_pixel();
+        let centred = ("sans-serif", 18)
+            .into_font()
+            .into_text_style(area)
+            .pos(Pos::new(HPos::Center, VPos::Center));
         area.draw(&Text::new(
             panel.empty_note.clone(),
-            (w as i32 / 2 - 60, h as i32 / 2),
-            ("sans-serif", 18).into_font(),
+            (w as i32 / 2, h as i32 / 2),
+            centred,
         ))?;
     }
     Ok(())
@@ -534,6 +545,9 @@ mod tests {
         assert!(lo < 4.0 && hi > 8.0, "{lo} {hi}");
         let empty = Panel::new("x", "y");
         assert_eq!(empty.y_range(), (0.0, 1.0));
+        let mut reference_only = Panel::new("x", "y");
+        reference_only.reference_y = Some(0.0);
+        assert_eq!(reference_only.y_range(), (-1.0, 1.0));
         let mut log = Panel::new("ms", "Elo");
         log.log_x = true;
         log.series
