@@ -1,5 +1,6 @@
 //! 5五将棋 (minishogi) engine.
 
+pub mod book;
 pub mod eval;
 pub mod fileio;
 pub mod matches;

@@ -48,6 +48,8 @@ enum Command {
     /// Draw as SVG a file the project writes: training metrics, generations, a match, a
     /// scale ladder, a tuning run.
     Plot(engine::tools::plot::PlotArgs),
+    /// Build an opening book (YaneuraOu's text format) from games or by the engine's search.
+    Book(engine::book::build::BookArgs),
 }
 
 fn main() -> ExitCode {
@@ -77,6 +79,7 @@ fn main() -> ExitCode {
         Command::Train(args) => engine::train::learn::run(&args).map(|_| ()),
         Command::Tune(args) => engine::tune::cli::run(&args),
         Command::Plot(args) => engine::tools::plot::run(&args),
+        Command::Book(args) => engine::book::build::run(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

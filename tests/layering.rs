@@ -16,6 +16,10 @@ const ALLOWED: &[(&str, &[&str])] = &[
     ("plot", &[]),
     // Game records: formats over the rules core.
     ("records", &["shogi"]),
+    // The opening book's file format and move choice: over the rules core alone (the rest of
+    // `book/`, `engine book`, is of the lab layer).
+    ("book/format", &["shogi"]),
+    ("book/choice", &["shogi"]),
     ("eval", &["shogi"]),
     ("nn", &["shogi", "eval", "fileio"]),
     // `search::bench` plays with `nn::engine_evaluator`, what the engine plays with.

@@ -248,6 +248,10 @@ fn handshake_lists_id_and_options() {
         "UCI_Variant",
         "MaxPly",
         "MoveOverhead",
+        "USI_OwnBook",
+        "BookFile",
+        "BookMaxPly",
+        "BookMoveChoice",
     ] {
         let prefix = format!("option name {name} type ");
         assert!(
@@ -279,6 +283,10 @@ fn good_options_are_accepted_without_error() {
         "setoption name MoveOverhead value 30",
         "setoption name EvalFile value <empty>",
         "setoption name usi_hash value 16",
+        "setoption name USI_OwnBook value false",
+        "setoption name BookFile value <empty>",
+        "setoption name BookMaxPly value 20",
+        "setoption name BookMoveChoice value best",
     ] {
         engine.send(setting);
         engine.assert_ready();

@@ -84,6 +84,25 @@ fn orient_bb(bb: Bitboard, side_to_move: Color) -> Bitboard {
     }
 }
 
+/// The index a feature has for the other perspective: own and opponent swapped, the square
+/// rotated 180°. For every position, the value of feature `i` seen by sente is the value of
+/// feature `other_perspective(i)` seen by gote. The side-to-move input maps to itself.
+pub const fn other_perspective(i: usize) -> usize {
+    if i < PRESENCE_OFFSET {
+        let (plane, sq) = (i / 25, i % 25);
+        let (side, group) = (plane / GROUPS, plane % GROUPS);
+        attack_index(1 - side, group, 24 - sq)
+    } else if i < HAND_OFFSET {
+        let j = i - PRESENCE_OFFSET;
+        presence_index(1 - j / 25, 24 - j % 25)
+    } else if i < SIDE_TO_MOVE_INDEX {
+        let j = i - HAND_OFFSET;
+        hand_index(1 - j / 5, j % 5)
+    } else {
+        i
+    }
+}
+
 /// Human-readable name of a feature, e.g. `own gold attacks 3c` (square in own orientation,
 /// USI naming as if own side were sente).
 pub fn feature_name(i: usize) -> String {
@@ -159,8 +178,19 @@ impl Features {
 
     /// Recomputes the features of `pos` into this buffer.
     pub fn extract(&mut self, pos: &Position) {
-        self.clear();
         let stm = pos.side_to_move();
+        self.extract_perspective(pos, stm);
+        if stm == Color::Gote {
+            self.set(SIDE_TO_MOVE_INDEX, 1);
+        }
+    }
+
+    /// The features of `pos` as `perspective` sees it ("own" = `perspective`, squares
+    /// oriented for it) whoever is to move, without the side-to-move input. An incremental
+    /// first layer keeps one sum per perspective from these (see `nn::quant`).
+    pub fn extract_perspective(&mut self, pos: &Position, perspective: Color) {
+        self.clear();
+        let stm = perspective;
         let occ = pos.occupied();
         for (side, color) in [(0usize, stm), (1, !stm)] {
             for sq in pos.pieces(color) {
@@ -184,9 +214,6 @@ impl Features {
                     self.set(hand_index(side, k), n);
                 }
             }
-        }
-        if stm == Color::Gote {
-            self.set(SIDE_TO_MOVE_INDEX, 1);
         }
     }
 
@@ -429,6 +456,40 @@ mod tests {
                 assert_eq!(fresh.get(i), v);
                 assert_ne!(v, 0);
             }
+        }
+    }
+
+    #[test]
+    fn perspectives_are_a_permutation_of_each_other() {
+        let mut seen = [false; NUM_FEATURES];
+        for i in 0..NUM_FEATURES {
+            assert_eq!(other_perspective(other_perspective(i)), i);
+            seen[other_perspective(i)] = true;
+        }
+        assert!(seen.iter().all(|&s| s));
+        let (mut sente, mut gote) = (Features::new(), Features::new());
+        for pos in random_positions(1000, 17, 120) {
+            sente.extract_perspective(&pos, Color::Sente);
+            gote.extract_perspective(&pos, Color::Gote);
+            let stm = Features::from_position(&pos);
+            let own = if pos.side_to_move() == Color::Sente {
+                &sente
+            } else {
+                &gote
+            };
+            for i in 0..SIDE_TO_MOVE_INDEX {
+                assert_eq!(
+                    sente.get(i),
+                    gote.get(other_perspective(i)),
+                    "{}",
+                    feature_name(i)
+                );
+                assert_eq!(own.get(i), stm.get(i), "{}", feature_name(i));
+            }
+            assert_eq!(
+                sente.get(SIDE_TO_MOVE_INDEX) + gote.get(SIDE_TO_MOVE_INDEX),
+                0
+            );
         }
     }
 

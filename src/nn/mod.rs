@@ -11,12 +11,14 @@
 pub mod fast;
 pub mod features;
 pub mod network;
+pub mod quant;
 pub mod train;
 pub mod weights;
 
 pub use fast::{FAST_MAX_WIDTH, FastNet};
 pub use features::{FEATURE_SET_ID, Features, NUM_FEATURES};
 pub use network::{Activation, Dense, Gradients, Loss, Network, ShapeError, sigmoid};
+pub use quant::{QuantNet, QuantPathState};
 pub use train::{
     Dataset, EpochStats, EvalStats, Optimizer, TrainConfig, TrainError, Trainer, TrainerState,
 };
@@ -56,11 +58,73 @@ pub fn engine_evaluator() -> std::sync::Arc<dyn crate::eval::Evaluator> {
 /// from the logit, skipping the round trip through the probability.
 impl crate::eval::Evaluator for NetworkEvaluator {
     fn win_probability(&self, pos: &Position) -> f32 {
-        self.fast.evaluate(pos)
+        self.evaluate(pos)
     }
 
     fn evaluate_cp(&self, pos: &Position) -> i32 {
-        cp_from_logit(self.fast.evaluate_logit(pos))
+        cp_from_logit(self.evaluate_logit(pos))
+    }
+
+    fn path_state(&self, root: &Position) -> Option<Box<dyn crate::eval::PathState + '_>> {
+        self.quant
+            .as_ref()
+            .map(|q| Box::new(QuantPathState::new(q, root)) as Box<dyn crate::eval::PathState>)
+    }
+}
+
+/// `net` with its first hidden layer widened to `width` units. The new units get small random
+/// input weights (a tenth of the fresh-network range, deterministic in `seed`), zero bias and
+/// zero weights into the next layer: the widened network's outputs equal `net`'s exactly, and
+/// training grows the new units from there.
+pub fn widen(net: &Network, width: usize, seed: u64) -> Result<Network, ShapeError> {
+    use rand::{Rng, SeedableRng};
+    let sizes = net.sizes();
+    if sizes.len() < 3 {
+        return Err(ShapeError("no hidden layer to widen".into()));
+    }
+    let old = sizes[1];
+    if width < old {
+        return Err(ShapeError(format!(
+            "cannot narrow the first layer from {old} to {width} units"
+        )));
+    }
+    let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
+    let limit = 0.1 * (6.0 / sizes[0] as f32).sqrt();
+    let mut layers = net.layers().to_vec();
+    let (l1, l2) = (&layers[0], &layers[1]);
+    let mut w1 = ndarray::Array2::zeros((width, sizes[0]));
+    w1.slice_mut(ndarray::s![..old, ..]).assign(&l1.weights);
+    for v in w1.slice_mut(ndarray::s![old.., ..]).iter_mut() {
+        *v = rng.gen_range(-limit..limit);
+    }
+    let mut b1 = ndarray::Array1::zeros(width);
+    b1.slice_mut(ndarray::s![..old]).assign(&l1.bias);
+    let mut w2 = ndarray::Array2::zeros((l2.outputs(), width));
+    w2.slice_mut(ndarray::s![.., ..old]).assign(&l2.weights);
+    layers[0] = Dense {
+        weights: w1,
+        bias: b1,
+    };
+    layers[1].weights = w2;
+    Network::from_layers(layers, net.hidden_activation())
+}
+
+/// Networks whose first layer is at least this wide are evaluated by the quantised path with
+/// incremental first-layer updates ([`quant`]); narrower ones by the float sparse path
+/// ([`fast`]), which is faster for them.
+pub const QUANT_MIN_WIDTH: usize = 128;
+
+/// The quantised path for `net`, where its width calls for it and its shape allows it.
+fn quant_for(net: &Network) -> Option<QuantNet> {
+    if net.sizes()[1] < QUANT_MIN_WIDTH {
+        return None;
+    }
+    match QuantNet::from_network(net) {
+        Ok(q) => Some(q),
+        Err(e) => {
+            log::warn!("float evaluation for this network: {e}");
+            None
+        }
     }
 }
 
@@ -70,6 +134,8 @@ impl crate::eval::Evaluator for NetworkEvaluator {
 pub struct NetworkEvaluator {
     net: Network,
     fast: FastNet,
+    /// Set for wide networks: then every evaluation goes through it.
+    quant: Option<QuantNet>,
     source: String,
 }
 
@@ -77,6 +143,7 @@ impl NetworkEvaluator {
     pub fn new(net: Network, source: impl Into<String>) -> Result<NetworkEvaluator, ShapeError> {
         let fast = FastNet::from_network(&net)?;
         Ok(NetworkEvaluator {
+            quant: quant_for(&net),
             net,
             fast,
             source: source.into(),
@@ -100,6 +167,7 @@ impl NetworkEvaluator {
             net.sizes(),
             net.hidden_activation().name()
         );
+        self.quant = quant_for(&net);
         self.net = net;
         self.fast = fast;
         self.source = path.display().to_string();
@@ -109,19 +177,27 @@ impl NetworkEvaluator {
     /// Win probability of the side to move.
     #[inline]
     pub fn evaluate(&self, pos: &Position) -> f32 {
-        self.fast.evaluate(pos)
+        sigmoid(self.evaluate_logit(pos))
     }
 
     /// Output logit `ln(p / (1 − p))` of the side to move.
     #[inline]
     pub fn evaluate_logit(&self, pos: &Position) -> f32 {
-        self.fast.evaluate_logit(pos)
+        match &self.quant {
+            Some(q) => q.logit(pos),
+            None => self.fast.evaluate_logit(pos),
+        }
     }
 
     /// Centipawn score of the side to move.
     #[inline]
     pub fn evaluate_cp(&self, pos: &Position) -> i32 {
-        cp_from_logit(self.fast.evaluate_logit(pos))
+        cp_from_logit(self.evaluate_logit(pos))
+    }
+
+    /// The quantised path, for a wide network.
+    pub fn quant(&self) -> Option<&QuantNet> {
+        self.quant.as_ref()
     }
 
     pub fn network(&self) -> &Network {
@@ -289,5 +365,28 @@ mod tests {
         assert_eq!(ev.evaluate(&pos), before);
         assert_eq!(ev.source(), good_path.display().to_string());
         std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn widening_keeps_the_outputs_and_picks_the_quantised_path() {
+        let net = default_network();
+        let wide = widen(&net, 256, 3).unwrap();
+        assert_eq!(wide.sizes()[1], 256);
+        assert_eq!(wide.sizes()[2..], net.sizes()[2..]);
+        for pos in crate::tools::random_positions(300, 2, 100) {
+            let x = Features::from_position(&pos).to_f32();
+            assert!((wide.logit(&x) - net.logit(&x)).abs() < 1e-4);
+        }
+        assert!(widen(&net, 32, 3).is_err());
+        assert!(
+            NetworkEvaluator::new(net, "narrow")
+                .unwrap()
+                .quant()
+                .is_none()
+        );
+        let ev = NetworkEvaluator::new(wide, "wide").unwrap();
+        assert!(ev.quant().is_some());
+        use crate::eval::Evaluator;
+        assert!(ev.path_state(&Position::startpos()).is_some());
     }
 }

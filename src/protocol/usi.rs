@@ -7,6 +7,7 @@
 //! its `bestmove`. Whatever is slow to set up (the hash table, the threads' memory, a weights
 //! file) is done by `setoption` and `isready`, before `readyok`.
 
+mod book;
 mod command;
 pub mod evaluator;
 mod input;
@@ -31,6 +32,7 @@ use crate::search::{
 use crate::shogi::game::Game;
 use crate::shogi::{Color, Move, Position, perft_until};
 
+use book::SessionBook;
 use command::{Command, GoCommand, GoSearch, MateLimit, StartPosition, parse_command, quoted};
 use input::{InputLine, LineReader, MAX_LINE_BYTES};
 use options::{Setting, UsiOptions};
@@ -195,6 +197,8 @@ struct Session {
     /// `None` only while a search thread holds it (then `search` is `Some`).
     searcher: Option<Searcher>,
     search: Option<RunningSearch>,
+    /// The opening book and its options.
+    book: SessionBook,
 }
 
 impl Session {
@@ -215,6 +219,7 @@ impl Session {
             clear_hash_at_ready: false,
             searcher: Some(searcher),
             search: None,
+            book: SessionBook::new(),
         }
     }
 
@@ -333,6 +338,19 @@ impl Session {
                 }
             }
             Setting::Ponder(_) | Setting::Variant => {}
+            Setting::OwnBook(on) => {
+                self.book.own_book = on;
+                self.report_setup = true;
+            }
+            Setting::BookMaxPly(plies) => self.book.max_ply = plies,
+            Setting::BookMoveChoice(choice) => self.book.choice = choice,
+            Setting::BookFile(path) => match self.book.load(&path) {
+                Ok(note) => {
+                    self.out.note(note);
+                    self.report_setup = true;
+                }
+                Err(e) => self.out.error(format!("setoption BookFile: {e}")),
+            },
             Setting::EvalFile(path) => self.set_eval_file(path),
             Setting::ParamsFile(path) => match load_params_file(&path) {
                 Ok(params) => {
@@ -382,10 +400,11 @@ impl Session {
                 if self.report_setup {
                     let threads = searcher.options().threads;
                     self.out.note(format!(
-                        "ready: hash {} MB, {threads} thread{}, evaluation by {}",
+                        "ready: hash {} MB, {threads} thread{}, evaluation by {}, {}",
                         searcher.hash_size_mb(),
                         if threads == 1 { "" } else { "s" },
-                        self.evaluator_description
+                        self.evaluator_description,
+                        self.book.summary()
                     ));
                     self.report_setup = false;
                 }
@@ -471,6 +490,19 @@ impl Session {
         let params = go.search;
         let mut limits = limits(&params, root.side_to_move(), received);
         limits.searchmoves = self.searchmoves(&root, &params.searchmoves);
+        if let Some(answer) = self.book.answer(&self.game, &limits.searchmoves) {
+            // Answered at once; like any bestmove it waits for stop (infinite) or ponderhit.
+            self.out.note(answer.note);
+            let line = answer.bestmove;
+            let fallback = line.clone();
+            self.spawn_search(
+                params.ponder,
+                params.infinite,
+                fallback,
+                move |_, _, _, _| Some(line),
+            );
+            return;
+        }
         let game = self.game.clone();
         let fallback = report::fallback_bestmove_line(&root);
         // When the answer is due at the latest (not while pondering or infinite).

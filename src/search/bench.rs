@@ -53,11 +53,23 @@ pub struct BenchArgs {
     /// Search depth (default 9).
     #[arg(short, long)]
     pub depth: Option<u32>,
+    /// Network weights to search with instead of the embedded network (speed comparisons;
+    /// the signature is the embedded network's).
+    #[arg(long)]
+    pub eval_file: Option<std::path::PathBuf>,
 }
 
 /// `engine bench`: runs the bench and prints `Bench: N nodes M nps` on standard output.
 pub fn run(args: &BenchArgs) -> Result<(), String> {
-    let result = run_bench(args.depth);
+    let result = match &args.eval_file {
+        None => run_bench(args.depth),
+        Some(path) => {
+            let mut ev = crate::nn::NetworkEvaluator::with_default_network();
+            ev.load(path)
+                .map_err(|e| format!("--eval-file {}: {e}", path.display()))?;
+            run_bench_with(args.depth, Arc::new(ev))
+        }
+    };
     log::info!(
         "bench: {} positions, depth {}, {:.3} s",
         result.positions,

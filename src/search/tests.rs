@@ -678,3 +678,40 @@ fn features_switch_by_name() {
     );
     assert!(!features.set("razoring", true));
 }
+
+/// A wide network evaluated without its path state: every evaluation a full refresh.
+struct RefreshOnly(crate::nn::NetworkEvaluator);
+
+impl Evaluator for RefreshOnly {
+    fn win_probability(&self, pos: &Position) -> f32 {
+        self.0.evaluate(pos)
+    }
+    fn evaluate_cp(&self, pos: &Position) -> i32 {
+        self.0.evaluate_cp(pos)
+    }
+}
+
+#[test]
+fn incremental_wide_network_searches_exactly_as_refreshing_it() {
+    let wide = crate::nn::widen(&crate::nn::default_network(), 256, 5).unwrap();
+    let ev = crate::nn::NetworkEvaluator::new(wide, "wide").unwrap();
+    assert!(ev.quant().is_some());
+    for sfen in [
+        "rbs2/3kp/5/PK3/2SBR b Gg 9",
+        "rbsgk/4p/5/P4/KGSBR b - 1",
+        "2k2/5/2P2/5/2K2 b RBGSrbgsp 1",
+    ] {
+        let pos = Position::from_sfen(sfen).unwrap();
+        let mut incremental = searcher();
+        incremental.set_evaluator(std::sync::Arc::new(ev.clone()));
+        let (a, _) = search(&mut incremental, &pos, 7);
+        let mut refreshing = searcher();
+        refreshing.set_evaluator(std::sync::Arc::new(RefreshOnly(ev.clone())));
+        let (b, _) = search(&mut refreshing, &pos, 7);
+        assert_eq!(
+            (a.best, a.score, a.nodes),
+            (b.best, b.score, b.nodes),
+            "{sfen}"
+        );
+    }
+}

@@ -43,6 +43,11 @@ pub struct TrainArgs {
     /// Hidden layer sizes of a fresh network (`--init none`).
     #[arg(long, default_value = "64,32")]
     pub arch: String,
+    /// Widen the starting network's first hidden layer to this many units before training:
+    /// the new units start with small random input weights and zero output weights, so the
+    /// widened network computes exactly what the one it came from does.
+    #[arg(long)]
+    pub widen: Option<usize>,
     /// `mix` (λ·result + (1 − λ)·sigmoid(score/scale)) or `td` (the seed's recursion over the
     /// search's values).
     #[arg(long, default_value = "mix")]
@@ -343,6 +348,14 @@ fn parse_target(args: &TrainArgs) -> Result<TargetKind, String> {
 }
 
 fn initial_network(args: &TrainArgs) -> Result<Network, String> {
+    let net = starting_network(args)?;
+    match args.widen {
+        Some(width) => nn::widen(&net, width, args.seed).map_err(|e| format!("--widen: {e}")),
+        None => Ok(net),
+    }
+}
+
+fn starting_network(args: &TrainArgs) -> Result<Network, String> {
     match args.init.as_deref() {
         None => Ok(nn::default_network()),
         Some("none") => {

@@ -4,6 +4,7 @@
 use std::fmt;
 use std::time::Duration;
 
+use crate::book::{DEFAULT_MAX_PLY, MoveChoice};
 use crate::search::{SearchFeatures, SearchOptions, SearchParams};
 
 use super::command::quoted;
@@ -33,6 +34,13 @@ pub enum Setting {
     /// A selective technique switched on or off (`search::SearchFeatures`): hidden options for
     /// A/B matches.
     SearchFeature(&'static str, bool),
+    /// `USI_OwnBook`: whether `go` plays from the book.
+    OwnBook(bool),
+    /// Path of the opening book; empty means none.
+    BookFile(String),
+    /// The book is used while the game's ply is below this.
+    BookMaxPly(u32),
+    BookMoveChoice(MoveChoice),
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -77,6 +85,10 @@ enum Name {
     UciVariant,
     MaxPly,
     MoveOverhead,
+    OwnBook,
+    BookFile,
+    BookMaxPly,
+    BookMoveChoice,
 }
 
 struct Spec {
@@ -100,6 +112,15 @@ impl UsiOptions {
         let variant = Kind::Combo {
             default: VARIANT,
             vars: &[VARIANT],
+        };
+        const CHOICES: [&str; MoveChoice::ALL.len()] = {
+            let mut names = [""; MoveChoice::ALL.len()];
+            let mut i = 0;
+            while i < names.len() {
+                names[i] = MoveChoice::ALL[i].name();
+                i += 1;
+            }
+            names
         };
         let spec = |option, usi_name, kind| Spec {
             option,
@@ -126,6 +147,22 @@ impl UsiOptions {
                     Name::MoveOverhead,
                     "MoveOverhead",
                     spin(defaults.move_overhead.as_millis() as usize, 0, 10_000),
+                ),
+                // On by default: the book is used once a BookFile is set.
+                spec(Name::OwnBook, "USI_OwnBook", Kind::Check { default: true }),
+                spec(Name::BookFile, "BookFile", Kind::Text { default: "" }),
+                spec(
+                    Name::BookMaxPly,
+                    "BookMaxPly",
+                    spin(DEFAULT_MAX_PLY as usize, 0, 1_000),
+                ),
+                spec(
+                    Name::BookMoveChoice,
+                    "BookMoveChoice",
+                    Kind::Combo {
+                        default: MoveChoice::DEFAULT.name(),
+                        vars: &CHOICES,
+                    },
                 ),
             ],
         }
@@ -183,26 +220,45 @@ impl UsiOptions {
                     Name::Threads => Setting::Threads(int(n)),
                     Name::MultiPv => Setting::MultiPv(int(n)),
                     Name::MaxPly => Setting::MaxPly((n > 0).then_some(n as u32)),
+                    Name::BookMaxPly => Setting::BookMaxPly(n as u32),
                     _ => Setting::MoveOverhead(Duration::from_millis(n as u64)),
                 }
             }
-            (_, Kind::Check { .. }) => match value.ok_or_else(missing)? {
-                "true" => Setting::Ponder(true),
-                "false" => Setting::Ponder(false),
-                other => {
-                    return Err(OptionError(format!(
-                        "option {name} needs 'true' or 'false', got {}",
-                        quoted(other)
-                    )));
+            (option, Kind::Check { .. }) => {
+                let on = match value.ok_or_else(missing)? {
+                    "true" => true,
+                    "false" => false,
+                    other => {
+                        return Err(OptionError(format!(
+                            "option {name} needs 'true' or 'false', got {}",
+                            quoted(other)
+                        )));
+                    }
+                };
+                match option {
+                    Name::OwnBook => Setting::OwnBook(on),
+                    _ => Setting::Ponder(on),
                 }
-            },
+            }
             (option, Kind::Text { .. }) => {
                 let text = value.unwrap_or("");
                 let path = if text == "<empty>" { "" } else { text }.to_string();
                 match option {
                     Name::ParamsFile => Setting::ParamsFile(path),
+                    Name::BookFile => Setting::BookFile(path),
                     _ => Setting::EvalFile(path),
                 }
+            }
+            (Name::BookMoveChoice, Kind::Combo { vars, .. }) => {
+                let text = value.ok_or_else(missing)?;
+                let choice = MoveChoice::from_name(text).ok_or_else(|| {
+                    OptionError(format!(
+                        "option {name} is one of {}, not {}",
+                        vars.join(", "),
+                        quoted(text)
+                    ))
+                })?;
+                Setting::BookMoveChoice(choice)
             }
             (_, Kind::Combo { vars, .. }) => {
                 let text = value.ok_or_else(missing)?;
@@ -280,6 +336,10 @@ mod tests {
             "UCI_Variant",
             "MaxPly",
             "MoveOverhead",
+            "USI_OwnBook",
+            "BookFile",
+            "BookMaxPly",
+            "BookMoveChoice",
         ] {
             assert!(
                 lines
@@ -293,6 +353,17 @@ mod tests {
         assert!(lines.contains(
             &"option name USI_Variant type combo default minishogi var minishogi".to_string()
         ));
+        for line in [
+            "option name USI_OwnBook type check default true",
+            "option name BookFile type string default <empty>",
+            "option name BookMaxPly type spin default 16 min 0 max 1000",
+            "option name BookMoveChoice type combo default weighted var weighted var best",
+        ] {
+            assert!(
+                lines.contains(&line.to_string()),
+                "{line} missing from {lines:?}"
+            );
+        }
     }
 
     #[test]
@@ -333,6 +404,23 @@ mod tests {
         assert_eq!(
             o.parse("ParamsFile", Some("<empty>")),
             Ok(Setting::ParamsFile(String::new()))
+        );
+        assert_eq!(
+            o.parse("USI_OwnBook", Some("false")),
+            Ok(Setting::OwnBook(false))
+        );
+        assert_eq!(
+            o.parse("BookFile", Some("books/default.db")),
+            Ok(Setting::BookFile("books/default.db".into()))
+        );
+        assert_eq!(
+            o.parse("BookFile", Some("<empty>")),
+            Ok(Setting::BookFile(String::new()))
+        );
+        assert_eq!(o.parse("BookMaxPly", Some("0")), Ok(Setting::BookMaxPly(0)));
+        assert_eq!(
+            o.parse("bookmovechoice", Some("Best")),
+            Ok(Setting::BookMoveChoice(MoveChoice::Best))
         );
     }
 
@@ -385,6 +473,18 @@ mod tests {
         assert_eq!(
             err("USI_Variant", Some("chess")),
             "option USI_Variant: this engine plays only minishogi, not 'chess'"
+        );
+        assert_eq!(
+            err("BookMoveChoice", Some("random")),
+            "option BookMoveChoice is one of weighted, best, not 'random'"
+        );
+        assert_eq!(
+            err("USI_OwnBook", Some("1")),
+            "option USI_OwnBook needs 'true' or 'false', got '1'"
+        );
+        assert_eq!(
+            err("BookMaxPly", Some("-1")),
+            "option BookMaxPly must be between 0 and 1000, got -1"
         );
     }
 }
