@@ -6,6 +6,7 @@ pub mod fileio;
 pub mod matches;
 pub mod memory;
 pub mod nn;
+pub mod plot;
 pub mod protocol;
 pub mod records;
 pub mod search;

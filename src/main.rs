@@ -45,6 +45,9 @@ enum Command {
     Train(engine::train::learn::TrainArgs),
     /// Tune search parameters by matches (SPSA or particle swarm); resumable.
     Tune(engine::tune::cli::TuneArgs),
+    /// Draw as SVG a file the project writes: training metrics, generations, a match, a
+    /// scale ladder, a tuning run.
+    Plot(engine::tools::plot::PlotArgs),
     /// Build an opening book (YaneuraOu's text format) from games or by the engine's search.
     Book(engine::book::build::BookArgs),
 }
@@ -75,6 +78,7 @@ fn main() -> ExitCode {
         Command::Datagen(args) => engine::train::datagen::run(&args).map(|_| ()),
         Command::Train(args) => engine::train::learn::run(&args).map(|_| ()),
         Command::Tune(args) => engine::tune::cli::run(&args),
+        Command::Plot(args) => engine::tools::plot::run(&args),
         Command::Book(args) => engine::book::build::run(&args),
     };
     match result {

@@ -12,6 +12,8 @@ const ALLOWED: &[(&str, &[&str])] = &[
     ("fileio", &[]),
     // What memory the system can give: beside the rules core too.
     ("memory", &[]),
+    // Charts as SVG and the CSVs they are redrawn from: drawing only, of any report's data.
+    ("plot", &[]),
     // Game records: formats over the rules core.
     ("records", &["shogi"]),
     // The opening book's file format and move choice: over the rules core alone (the rest of
@@ -23,7 +25,7 @@ const ALLOWED: &[(&str, &[&str])] = &[
     // `search::bench` plays with `nn::engine_evaluator`, what the engine plays with.
     ("search", &["shogi", "eval", "nn", "memory"]),
     // The tuner plays matches (`matches`) over the search's parameters (`search`).
-    ("tune", &["shogi", "fileio", "search", "matches"]),
+    ("tune", &["shogi", "fileio", "search", "matches", "plot"]),
 ];
 
 fn rust_files(dir: &Path, out: &mut Vec<std::path::PathBuf>) {

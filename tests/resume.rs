@@ -95,6 +95,9 @@ fn more_iterations_continue_from_the_checkpoint_to_the_same_weights() {
         csv_without_timings(&resumed.with_extension("csv")),
         csv_without_timings(&straight.with_extension("csv"))
     );
+    // Its curves are drawn beside it, all three iterations.
+    let svg = std::fs::read_to_string(resumed.with_extension("svg")).unwrap();
+    assert!(svg.starts_with("<svg") && svg.contains("training loss"));
     // Two iterations instead of a baseline match and three: the work is what is checked (wall
     // times on a shared machine are too noisy to assert); they are printed for people.
     assert!(

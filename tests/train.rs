@@ -55,6 +55,8 @@ fn pretrain_small_run_writes_loadable_data_and_useful_weights() {
         7,
         "header and one line per epoch:\n{csv}"
     );
+    let svg = std::fs::read_to_string(out.with_extension("svg")).unwrap();
+    assert!(svg.starts_with("<svg") && svg.contains("validation accuracy"));
 
     // The engine loads the weights through EvalFile; after a mating move, the mated side's
     // position is rated near 0.

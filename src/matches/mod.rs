@@ -1,8 +1,9 @@
 //! Matches between two USI engines, refereed by our rules: game pairs over a set of openings
 //! (each opening once with each engine as sente), run `concurrency` games at a time, with
 //! pentanomial Elo, an optional SPRT that stops the match once decided, game records (USI move
-//! lists and KIF) and a JSON summary.
+//! lists and KIF), a JSON summary and a chart of the Elo estimate as games come in.
 
+pub mod chart;
 pub mod cli;
 pub mod engine_process;
 pub mod openings;
@@ -63,6 +64,41 @@ pub struct GameSummary {
     pub plies: usize,
     /// `position sfen … moves …`.
     pub usi: String,
+}
+
+impl GameSummary {
+    /// The game's line in games.txt: `N sente vs gote: result termination; position …`.
+    pub fn games_line(&self) -> String {
+        format!(
+            "{} {} vs {}: {} {}; {}\n",
+            self.number, self.sente, self.gote, self.result, self.termination, self.usi
+        )
+    }
+}
+
+/// What [`chart`] needs of a line of games.txt ([`GameSummary::games_line`]): the game number,
+/// the players (sente, gote) and engine 1's points (engine 1 is sente in odd games). `None`
+/// for a line not of that form. (A name holding " vs " is split at its first; summary.json
+/// has the names exactly.)
+pub fn parse_games_line(line: &str) -> Option<(usize, [String; 2], f64)> {
+    let (number, rest) = line.split_once(' ')?;
+    let number: usize = number.parse().ok().filter(|n| *n > 0)?;
+    let (players, result) = ["1-0", "0-1", "1/2-1/2"]
+        .iter()
+        .filter_map(|r| Some((rest.split_once(&format!(": {r} "))?.0, *r)))
+        .min_by_key(|(players, _)| players.len())?;
+    let (sente, gote) = players.split_once(" vs ")?;
+    let sente_points = match result {
+        "1-0" => 1.0,
+        "0-1" => 0.0,
+        _ => 0.5,
+    };
+    let points = if number % 2 == 1 {
+        sente_points
+    } else {
+        1.0 - sente_points
+    };
+    Some((number, [sente.to_string(), gote.to_string()], points))
 }
 
 #[derive(Clone, Debug, Serialize)]
@@ -268,6 +304,8 @@ pub enum MatchError {
     /// A record or the summary could not be written atomically (names the file and why).
     File(FileError),
     Config(String),
+    /// The Elo chart could not be drawn.
+    Chart(String),
 }
 
 impl std::fmt::Display for MatchError {
@@ -279,6 +317,7 @@ impl std::fmt::Display for MatchError {
             }
             MatchError::File(e) => write!(f, "cannot write {e}"),
             MatchError::Config(why) => write!(f, "{why}"),
+            MatchError::Chart(why) => write!(f, "{why}"),
         }
     }
 }
@@ -427,8 +466,19 @@ pub fn run_match_with(
             }
             None => None,
         };
+        // elo.svg is redrawn as pairs complete, at most once in ELO_CHART_INTERVAL: a long
+        // match would otherwise rewrite (and sync) a growing file thousands of times.
+        let mut chart_written: Option<Instant> = None;
         for finished in receiver {
+            let pairs_before = summary.pentanomial.pairs();
             record_game(config, &mut summary, &finished, &mut pair_points);
+            if let Some(dir) = &config.out_dir
+                && summary.pentanomial.pairs() > pairs_before
+                && chart_written.is_none_or(|t| t.elapsed() >= ELO_CHART_INTERVAL)
+            {
+                write_elo_chart(dir, &summary)?;
+                chart_written = Some(Instant::now());
+            }
             let game = summary.game_list.last().expect("just recorded").clone();
             on_game(&game);
             if let Some(dir) = &config.out_dir {
@@ -438,10 +488,7 @@ pub fn run_match_with(
                     let path = dir.join(format.name()).join(name);
                     write_atomic(&path, &records::write(&record, format))?;
                 }
-                let line = format!(
-                    "{} {} vs {}: {} {}; {}\n",
-                    game.number, game.sente, game.gote, game.result, game.termination, game.usi
-                );
+                let line = game.games_line();
                 if let Some((path, file)) = &mut games_file {
                     file.write_all(line.as_bytes())
                         .map_err(|source| MatchError::Output {
@@ -476,8 +523,27 @@ pub fn run_match_with(
     if let Some(dir) = &config.out_dir {
         let json = serde_json::to_vec_pretty(&summary).expect("the summary serializes");
         write_atomic(&dir.join("summary.json"), &json)?;
+        write_elo_chart(dir, &summary)?;
     }
     Ok(summary)
+}
+
+/// The chart file of `engine match --out`.
+pub const ELO_CHART_FILE: &str = "elo.svg";
+/// The least time between two drawings of the chart during a match (it is drawn at the end
+/// too).
+const ELO_CHART_INTERVAL: std::time::Duration = std::time::Duration::from_secs(1);
+
+/// Writes `elo.svg`: the Elo estimate after each pair so far (see [`chart`]).
+fn write_elo_chart(dir: &Path, summary: &MatchSummary) -> Result<(), MatchError> {
+    let games: Vec<(usize, f64)> = summary
+        .game_list
+        .iter()
+        .map(|g| (g.number, g.engine1_score))
+        .collect();
+    let svg =
+        chart::svg([&summary.names[0], &summary.names[1]], &games).map_err(MatchError::Chart)?;
+    write_atomic(&dir.join(ELO_CHART_FILE), svg.as_bytes())
 }
 
 /// Engines with the same name get a number (`x #1`, `x #2`), so that reports and records
@@ -563,5 +629,92 @@ fn record_game(
         if sprt.decision.is_none() {
             sprt.decision = sprt.test.decision(&summary.pentanomial);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn summary(pentanomial: [u64; 5]) -> MatchSummary {
+        let spec = |name: &str| EngineSpec {
+            name: name.to_string(),
+            command: format!("{name} usi"),
+            options: vec![],
+            go_limits: vec![],
+            movetime_go: false,
+        };
+        let pentanomial = Pentanomial(pentanomial);
+        let games = 2 * pentanomial.pairs() as usize;
+        let points: f64 = (0..5)
+            .map(|i| pentanomial.0[i] as f64 * i as f64 / 2.0)
+            .sum();
+        MatchSummary {
+            engines: [spec("a"), spec("b")],
+            names: ["Engine A 1.0".to_string(), "b".to_string()],
+            time_control: "1 s a move".to_string(),
+            games,
+            wins: points as u64,
+            losses: (games as f64 - points) as u64,
+            draws: 0,
+            points,
+            pentanomial,
+            elo: pentanomial.elo(),
+            sprt: None,
+            terminations: BTreeMap::new(),
+            move_times: [MoveTimes::default(); 2],
+            game_list: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn the_report_shows_no_infinity_nan_or_negative_zero() {
+        // No game, one even pair, all won, all lost, pairs all even, a spread reaching 0%.
+        let cases = [
+            ([0, 0, 0, 0, 0], "n/a (no complete pair)"),
+            ([0, 0, 1, 0, 0], "+0.0 (95% interval n/a: too few pairs)"),
+            ([0, 0, 0, 0, 3], "n/a (score 100%)"),
+            ([3, 0, 0, 0, 0], "n/a (score 0%)"),
+            ([0, 0, 5, 0, 0], "+0.0 (95% interval n/a: too few pairs)"),
+            ([1, 0, 0, 0, 1], "+0.0 (95% interval n/a: too few pairs)"),
+        ];
+        for (counts, elo) in cases {
+            let s = summary(counts);
+            let report = s.report();
+            for bad in ["inf", "NaN", "-0.0"] {
+                assert!(!report.contains(bad), "{bad}: {report}");
+                assert!(!s.standing().contains(bad), "{bad}: {}", s.standing());
+            }
+            assert!(
+                report.contains(&format!("Elo difference: {elo}\n")),
+                "{counts:?}: {report}"
+            );
+            // Engines go by the names the match found (their USI id name unless given one).
+            assert!(
+                report.starts_with("Engine 1: Engine A 1.0 (a usi)\n"),
+                "{report}"
+            );
+        }
+    }
+
+    #[test]
+    fn games_lines_read_back() {
+        let game = GameSummary {
+            number: 4,
+            opening: 2,
+            sente: "Engine A 1.0".to_string(),
+            gote: "z".to_string(),
+            result: "1-0".to_string(),
+            engine1_score: 0.0,
+            termination: "checkmate".to_string(),
+            plies: 9,
+            usi: "position startpos moves 2e2d".to_string(),
+        };
+        let (number, names, points) = parse_games_line(game.games_line().trim_end()).unwrap();
+        // Game 4: engine 1 is gote, and sente won.
+        assert_eq!((number, points), (4, 0.0));
+        assert_eq!(names, ["Engine A 1.0".to_string(), "z".to_string()]);
+        assert_eq!(parse_games_line("x a vs b: 1-0 c; d"), None);
+        assert_eq!(parse_games_line("1 a vs b: 2-0 c; d"), None);
     }
 }

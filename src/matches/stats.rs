@@ -57,21 +57,72 @@ impl Pentanomial {
 }
 
 impl EloEstimate {
+    /// Whether there is an interval to show: a finite Elo with a finite spread above zero.
+    /// One pair, or pairs all alike, or an interval reaching a score of 0% or 100% have none.
+    pub fn has_interval(&self) -> bool {
+        self.elo.is_finite() && self.error95.is_finite() && self.error95 > 0.0
+    }
+
     /// The estimate as the reports print it: `+12.3 ± 45.6 (95%)`. An Elo that is infinite (a
-    /// score of 0% or 100%) is `n/a`; an interval that is infinite or of zero width (one pair,
-    /// or pairs all alike: too few to measure a spread) is left out, saying so. Never `-0.0`.
+    /// score of 0% or 100%) is `n/a`; a missing interval (see [`Self::has_interval`]) is left
+    /// out, saying so. Never `inf`, `NaN` or `-0.0`.
     pub fn describe(&self) -> String {
+        self.text(1, "95% interval")
+    }
+
+    /// [`Self::describe`] in whole Elo for tables (whose header says 95%): `+12 ± 46`.
+    pub fn brief(&self) -> String {
+        self.text(0, "interval")
+    }
+
+    fn text(&self, decimals: usize, interval: &str) -> String {
         if !self.elo.is_finite() {
             return format!("n/a (score {:.0}%)", 100.0 * self.score);
         }
-        // Rounds to +0.0 what would print as -0.0.
-        let elo = if self.elo.abs() < 0.05 { 0.0 } else { self.elo };
-        if self.error95.is_finite() && self.error95 > 0.0 {
-            format!("{elo:+.1} ± {:.1} (95%)", self.error95)
+        // Rounds to +0 what would print as -0.
+        let half_unit = 0.5 * 10f64.powi(-(decimals as i32));
+        let elo = if self.elo.abs() < half_unit {
+            0.0
         } else {
-            format!("{elo:+.1} (95% interval n/a: too few pairs)")
+            self.elo
+        };
+        match (self.has_interval(), decimals) {
+            (true, 0) => format!("{elo:+.0} ± {:.0}", self.error95),
+            (true, _) => format!("{elo:+.decimals$} ± {:.decimals$} (95%)", self.error95),
+            (false, _) => format!("{elo:+.decimals$} ({interval} n/a: too few pairs)"),
         }
     }
+}
+
+/// Engine 1's estimate after each game pair: what a chart of a match draws.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct RunningElo {
+    /// Pairs counted so far (twice as many games).
+    pub pairs: u64,
+    pub estimate: EloEstimate,
+}
+
+/// The estimate after each pair, in pair order, from the finished games as (game number, engine
+/// 1's points), in any order: games 2p − 1 and 2p form pair p, which counts once both are in.
+/// The same list gives the same curve, whether during a match or from its records afterwards.
+pub fn running_elo(games: &[(usize, f64)]) -> Vec<RunningElo> {
+    let mut legs: std::collections::BTreeMap<usize, Vec<f64>> = Default::default();
+    for &(number, points) in games {
+        legs.entry(number.saturating_sub(1) / 2)
+            .or_default()
+            .push(points);
+    }
+    let mut pairs = Pentanomial::default();
+    legs.values()
+        .filter(|points| points.len() == 2)
+        .filter_map(|points| {
+            pairs.add(((points[0] + points[1]) * 2.0).round().clamp(0.0, 4.0) as usize);
+            Some(RunningElo {
+                pairs: pairs.pairs(),
+                estimate: pairs.elo()?,
+            })
+        })
+        .collect()
 }
 
 /// The 97.5% quantile of the standard normal distribution.
@@ -295,6 +346,35 @@ mod tests {
         );
         assert_eq!(text([1, 2, 4, 2, 1]), "+0.0 ± 122.8 (95%)");
         assert_eq!(text([0, 1, 3, 4, 2]), "+127.0 ± 116.1 (95%)");
+        // Tables' whole numbers: the same cases.
+        let brief = |counts: [u64; 5]| Pentanomial(counts).elo().unwrap().brief();
+        assert_eq!(brief([0, 0, 1, 0, 0]), "+0 (interval n/a: too few pairs)");
+        assert_eq!(brief([0, 0, 3, 0, 0]), "+0 (interval n/a: too few pairs)");
+        assert_eq!(brief([0, 0, 0, 0, 2]), "n/a (score 100%)");
+        assert_eq!(brief([4, 0, 0, 0, 0]), "n/a (score 0%)");
+        assert_eq!(brief([1, 0, 0, 0, 1]), "+0 (interval n/a: too few pairs)");
+        assert_eq!(brief([0, 1, 3, 4, 2]), "+127 ± 116");
+        // An estimate just below zero rounds to +0, not -0.
+        let tiny = EloEstimate {
+            score: 0.4999,
+            elo: -0.3,
+            error95: 40.0,
+        };
+        assert_eq!(tiny.brief(), "+0 ± 40");
+        assert_eq!(tiny.describe(), "-0.3 ± 40.0 (95%)");
+    }
+
+    #[test]
+    fn the_running_estimate_counts_whole_pairs_in_pair_order() {
+        assert!(running_elo(&[]).is_empty());
+        // Pair 2 (games 3, 4) is complete, pair 1 lacks game 2, pair 3 is whole too.
+        let games = [(3, 1.0), (1, 1.0), (4, 0.5), (6, 0.0), (5, 1.0)];
+        let run = running_elo(&games);
+        assert_eq!(run.iter().map(|r| r.pairs).collect::<Vec<_>>(), [1, 2]);
+        assert_eq!(run[0].estimate, Pentanomial([0, 0, 0, 1, 0]).elo().unwrap());
+        assert_eq!(run[1].estimate, Pentanomial([0, 0, 1, 1, 0]).elo().unwrap());
+        assert!(!run[0].estimate.has_interval());
+        assert!(run[1].estimate.has_interval());
     }
 
     #[test]

@@ -4,6 +4,7 @@ pub mod convert;
 pub mod eval;
 pub mod mate_oracle;
 pub mod perft;
+pub mod plot;
 pub mod scale;
 pub mod ttd;
 

@@ -470,7 +470,12 @@ pub fn run(args: &TrainArgs) -> Result<TrainReport, String> {
         final_val_bce = v.bce;
         nn::save_to_path(trainer.network(), &args.out).map_err(|e| e.to_string())?;
         fileio::write_atomic(&metrics_path, csv.as_bytes()).map_err(|e| e.to_string())?;
-        fileio::write_atomic(&plot_path, loss_plot(&csv)?.as_bytes()).map_err(|e| e.to_string())?;
+        let plot = super::curves::svg(
+            &csv,
+            &metrics_path.display().to_string(),
+            &format!("engine train: {}", args.out.display()),
+        )?;
+        fileio::write_atomic(&plot_path, plot.as_bytes()).map_err(|e| e.to_string())?;
         let checkpoint = Checkpoint {
             settings: settings.clone(),
             epoch,
@@ -535,72 +540,6 @@ fn first_val_bce(csv: &str) -> f64 {
         .unwrap_or(f64::NAN)
 }
 
-/// The SVG plot of training loss and validation BCE against the epoch, from the metrics CSV.
-pub fn loss_plot(csv: &str) -> Result<String, String> {
-    use plotters::prelude::*;
-    let mut train_loss = Vec::new();
-    let mut val_bce = Vec::new();
-    for line in csv.lines().skip(1) {
-        let cols: Vec<&str> = line.split(',').collect();
-        let Some(epoch) = cols.first().and_then(|x| x.parse::<f64>().ok()) else {
-            continue;
-        };
-        if let Some(x) = cols.get(2).and_then(|x| x.parse::<f64>().ok()) {
-            train_loss.push((epoch, x));
-        }
-        if let Some(x) = cols.get(3).and_then(|x| x.parse::<f64>().ok()) {
-            val_bce.push((epoch, x));
-        }
-    }
-    let all = train_loss.iter().chain(&val_bce);
-    let (x_max, y_min, y_max) = all.fold((1.0f64, f64::INFINITY, 0.0f64), |(x, lo, hi), p| {
-        (x.max(p.0), lo.min(p.1), hi.max(p.1))
-    });
-    let (y_min, y_max) = if y_min.is_finite() {
-        let pad = ((y_max - y_min) * 0.1).max(1e-3);
-        (y_min - pad, y_max + pad)
-    } else {
-        (0.0, 1.0)
-    };
-    let mut text = String::new();
-    let draw = |text: &mut String| -> Result<(), Box<dyn std::error::Error>> {
-        let root = SVGBackend::with_string(text, (800, 500)).into_drawing_area();
-        root.fill(&WHITE)?;
-        let mut chart = ChartBuilder::on(&root)
-            .caption("engine train: loss by epoch", ("sans-serif", 20))
-            .margin(20)
-            .x_label_area_size(40)
-            .y_label_area_size(70)
-            .build_cartesian_2d(0.0..x_max, y_min..y_max)?;
-        chart
-            .configure_mesh()
-            .x_desc("epoch")
-            .y_desc("binary cross-entropy")
-            .light_line_style(WHITE)
-            .draw()?;
-        for (points, color, name) in [
-            (&train_loss, BLUE, "training loss"),
-            (&val_bce, RED, "validation BCE"),
-        ] {
-            chart
-                .draw_series(LineSeries::new(points.iter().copied(), color))?
-                .label(name)
-                .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], color));
-            chart.draw_series(points.iter().map(|&p| Circle::new(p, 3, color.filled())))?;
-        }
-        chart
-            .configure_series_labels()
-            .position(SeriesLabelPosition::UpperRight)
-            .border_style(BLACK)
-            .background_style(WHITE.mix(0.8))
-            .draw()?;
-        root.present()?;
-        Ok(())
-    };
-    draw(&mut text).map_err(|e| format!("cannot draw the loss plot: {e}"))?;
-    Ok(text)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -662,13 +601,5 @@ mod tests {
         );
         // The last position is sente's, and sente lost.
         assert_eq!(t, super::super::selfplay::td_targets(&v, 0.0, 0.5, 0.8));
-    }
-
-    #[test]
-    fn loss_plot_draws_both_curves() {
-        let csv = "epoch,lr,train_loss,val_bce\n0,0,,0.6\n1,0.001,0.55,0.52\n2,0.0007,0.5,0.49\n";
-        let svg = loss_plot(csv).unwrap();
-        assert!(svg.starts_with("<svg"));
-        assert!(svg.contains("training loss") && svg.contains("validation BCE"));
     }
 }

@@ -1,6 +1,8 @@
 //! Training: the mate pretraining data set and self-play.
 
+pub mod curves;
 pub mod datagen;
+pub mod generations;
 pub mod learn;
 pub mod matedata;
 pub mod packed;

@@ -21,7 +21,8 @@ pub struct PretrainArgs {
     /// Build the data set anew even if the data file exists.
     #[arg(long)]
     pub regenerate: bool,
-    /// Weights file to write (atomically, after every epoch). Metrics go beside it as .csv.
+    /// Weights file to write (atomically, after every epoch). Metrics go beside it as .csv, their
+    /// curves as .svg.
     #[arg(long, default_value = "weights/pretrained.bin")]
     pub out: PathBuf,
     #[arg(long, default_value_t = 8)]
@@ -167,6 +168,7 @@ pub fn run(args: &PretrainArgs) -> Result<PretrainReport, String> {
     let net = Network::new(&sizes, Activation::Relu, args.seed).map_err(|e| e.to_string())?;
     let mut trainer = Trainer::new(net, config).map_err(|e| e.to_string())?;
     let metrics_path = args.out.with_extension("csv");
+    let plot_path = args.out.with_extension("svg");
     let mut csv = String::from(
         "epoch,learning_rate,train_loss,val_bce,val_mse,val_accuracy,seconds,positions_per_second\n",
     );
@@ -208,6 +210,12 @@ pub fn run(args: &PretrainArgs) -> Result<PretrainReport, String> {
         // Checkpoint every epoch; both writes are atomic.
         nn::save_to_path(trainer.network(), &args.out).map_err(|e| e.to_string())?;
         fileio::write_atomic(&metrics_path, csv.as_bytes()).map_err(|e| e.to_string())?;
+        let plot = super::curves::svg(
+            &csv,
+            &metrics_path.display().to_string(),
+            &format!("engine pretrain: {}", args.out.display()),
+        )?;
+        fileio::write_atomic(&plot_path, plot.as_bytes()).map_err(|e| e.to_string())?;
         report.final_val_accuracy = v.accuracy;
         report.final_val_bce = v.bce;
         report.train_positions_per_second = stats.positions_per_second();
@@ -215,12 +223,14 @@ pub fn run(args: &PretrainArgs) -> Result<PretrainReport, String> {
     }
     pb.finish();
     eprintln!(
-        "pretrain: {} positions, validation accuracy {:.2}%, bce {:.4}; weights {}, metrics {}",
+        "pretrain: {} positions, validation accuracy {:.2}%, bce {:.4}; weights {}, metrics {}, \
+         plot {}",
         report.positions,
         report.final_val_accuracy * 100.0,
         report.final_val_bce,
         args.out.display(),
-        metrics_path.display()
+        metrics_path.display(),
+        plot_path.display()
     );
     Ok(report)
 }

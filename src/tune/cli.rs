@@ -470,11 +470,12 @@ fn step_line(plan: &Plan, steps: usize, row: &Row) -> String {
         ),
         Some(particle) => format!(
             "tune: step {}/{steps} (iteration {}, particle {particle}): {} vs start: {result}; \
-             best {:.3}: {}",
+             best {}: {}",
             row.step,
             row.iteration,
             values_text(&plan.space, &row.played),
-            row.best_score.unwrap_or(f64::NAN),
+            row.best_score
+                .map_or_else(|| "n/a".to_string(), |b| format!("{b:.3}")),
             values_text(&plan.space, &row.values)
         ),
     }
@@ -688,6 +689,54 @@ mod tests {
         .err()
         .unwrap();
         assert!(e.contains("missing.params"), "{e}");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn reports_show_no_nan_or_infinity() {
+        let dir = std::env::temp_dir().join(format!("tune-report-test-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let params = dir.join("p.params");
+        std::fs::write(&params, "rfp_margin 120 40 300 10\n").unwrap();
+        let clean = |text: &str| {
+            for bad in [" inf", "NaN", "-0.0"] {
+                assert!(!text.contains(bad), "{bad}: {text}");
+            }
+        };
+        for method in ["spsa", "pso"] {
+            let args = parse(&format!(
+                "--params {} --out {} --method {method} --steps 3 --nodes 5",
+                params.display(),
+                dir.display()
+            ))
+            .unwrap();
+            let plan = plan(&args).unwrap();
+            // No step yet.
+            let mut state = initial_state(&plan, &args).unwrap();
+            clean(&final_report(&plan, &state, &args));
+            // A step of no games, and no global best known yet.
+            let row = Row {
+                step: 1,
+                iteration: 0,
+                particle: (method == "pso").then_some(0),
+                wins: 0,
+                losses: 0,
+                draws: 0,
+                score: 0.5,
+                best_score: None,
+                elapsed_s: 0.0,
+                values: vec![120.0],
+                played: vec![120.0],
+            };
+            let line = step_line(&plan, 3, &row);
+            clean(&line);
+            if method == "pso" {
+                assert!(line.contains("best n/a"), "{line}");
+            }
+            state.rows.push(row);
+            state.step = 1;
+            clean(&final_report(&plan, &state, &args));
+        }
         std::fs::remove_dir_all(&dir).unwrap();
     }
 

@@ -3,10 +3,10 @@
 
 use std::fmt::Write as _;
 
-use plotters::prelude::*;
-
 use super::space::Space;
 use super::state::Row;
+use crate::plot::table::Table;
+use crate::plot::{Colour, Figure, Numbers, Panel, Point, Series};
 
 /// The CSV: `step,iteration,particle,games,wins,losses,draws,score,best_score,elapsed_s`, then
 /// the answer after the step (one column per parameter, by name), then what was played
@@ -45,87 +45,140 @@ pub fn csv(space: &Space, rows: &[Row]) -> String {
     s
 }
 
-/// Colours of the parameter lines, in turn.
-const COLOURS: [RGBColor; 8] = [
-    RGBColor(31, 119, 180),
-    RGBColor(255, 127, 14),
-    RGBColor(44, 160, 44),
-    RGBColor(214, 39, 40),
-    RGBColor(148, 103, 189),
-    RGBColor(140, 86, 75),
-    RGBColor(227, 119, 194),
-    RGBColor(23, 190, 207),
-];
+/// A tuned parameter's course: its range and its answer by step (step 0: the start value).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Trace {
+    pub name: String,
+    pub min: f64,
+    pub max: f64,
+    /// (step, value).
+    pub values: Vec<(f64, f64)>,
+}
 
-/// The plot: each parameter's answer after every step as a fraction of its range (step 0: the
-/// start values), and each step's score as dots, all on one 0..1 axis.
+/// The plot: each parameter's answer after every step as a fraction of its range, and each
+/// step's score as dots, all on one 0..1 axis.
+pub fn figure(method: &str, traces: &[Trace], scores: &[(f64, f64)]) -> Figure {
+    let mut panel = Panel::new("step", "value within its range (0 = min, 1 = max); score");
+    panel.x_numbers = Numbers::Whole;
+    panel.y_range = Some((0.0, 1.0));
+    for (i, t) in traces.iter().enumerate() {
+        let width = t.max - t.min;
+        let points = t
+            .values
+            .iter()
+            .map(|&(step, v)| Point::new(step, (v - t.min) / width))
+            .collect();
+        let name = format!("{} ({}..{})", t.name, t.min, t.max);
+        panel
+            .series
+            .push(Series::new(name, Colour::nth(i), points).line());
+    }
+    let score_label = if method == "pso" {
+        "score of the step (particle vs start)"
+    } else {
+        "score of the step (θ+ vs θ−)"
+    };
+    let scores = scores
+        .iter()
+        .map(|&(step, s)| Point::new(step, s))
+        .collect();
+    panel
+        .series
+        .push(Series::new(score_label, Colour::GREY, scores).markers());
+    Figure::new(
+        format!("engine tune ({method}): parameters and score by step"),
+        vec![panel],
+    )
+}
+
+/// tune.svg of a run: [`figure`] from its parameters and steps.
 pub fn plot(space: &Space, method: &str, rows: &[Row]) -> Result<String, String> {
-    let last = rows.last().map_or(1, |r| r.step).max(1) as f64;
-    let series: Vec<Vec<(f64, f64)>> = (0..space.dims())
-        .map(|i| {
-            let start = (0.0, space.normalised(&space.start())[i]);
-            std::iter::once(start)
-                .chain(
-                    rows.iter()
-                        .map(|r| (r.step as f64, space.normalised(&r.values)[i])),
-                )
-                .collect()
+    let traces: Vec<Trace> = space
+        .tuned
+        .iter()
+        .enumerate()
+        .map(|(i, t)| Trace {
+            name: t.name.to_string(),
+            min: t.min,
+            max: t.max,
+            values: std::iter::once((0.0, t.start))
+                .chain(rows.iter().map(|r| (r.step as f64, r.values[i])))
+                .collect(),
         })
         .collect();
     let scores: Vec<(f64, f64)> = rows.iter().map(|r| (r.step as f64, r.score)).collect();
-    let mut text = String::new();
-    let draw = |text: &mut String| -> Result<(), Box<dyn std::error::Error>> {
-        let root = SVGBackend::with_string(text, (900, 560)).into_drawing_area();
-        root.fill(&WHITE)?;
-        let mut chart = ChartBuilder::on(&root)
-            .caption(
-                format!("engine tune ({method}): parameters and score by step"),
-                ("sans-serif", 20),
-            )
-            .margin(20)
-            .x_label_area_size(40)
-            .y_label_area_size(70)
-            .build_cartesian_2d(0.0..last, 0.0..1.0)?;
-        chart
-            .configure_mesh()
-            .x_desc("step")
-            .y_desc("value within its range (0 = min, 1 = max); score")
-            .light_line_style(WHITE)
-            .draw()?;
-        for (i, (points, t)) in series.iter().zip(&space.tuned).enumerate() {
-            let colour = COLOURS[i % COLOURS.len()];
-            chart
-                .draw_series(LineSeries::new(
-                    points.iter().copied(),
-                    colour.stroke_width(2),
-                ))?
-                .label(format!("{} ({}..{})", t.name, t.min, t.max))
-                .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], colour));
-        }
-        let score_label = if method == "pso" {
-            "score of the step (particle vs start)"
-        } else {
-            "score of the step (θ+ vs θ−)"
-        };
-        chart
-            .draw_series(
-                scores
+    figure(method, &traces, &scores).svg()
+}
+
+/// The figure of tune.svg from a run's tune.csv (`source` names it in errors). The ranges and start
+/// values come from the run's parameters file when given (`space`); otherwise each parameter's
+/// range is the span of the values in the CSV, and the lines begin at step 1.
+pub fn csv_figure(csv: &str, source: &str, space: Option<&Space>) -> Result<Figure, String> {
+    let table = Table::parse(csv, source)?;
+    const FIRST_VALUE: usize = 10;
+    let names: Vec<&String> = table
+        .headers()
+        .iter()
+        .skip(FIRST_VALUE)
+        .filter(|h| !h.ends_with("_played"))
+        .collect();
+    if !table.has("step") || !table.has("score") || names.is_empty() {
+        return Err(format!(
+            "{source}: not an engine tune CSV (step, score and parameter columns)"
+        ));
+    }
+    let steps = table.numbers("step")?;
+    let pso = table.texts("particle")?.iter().any(|p| !p.is_empty());
+    let mut traces = Vec::new();
+    for name in names {
+        let values: Vec<(f64, f64)> = steps
+            .iter()
+            .zip(table.numbers(name)?)
+            .filter_map(|(step, v)| Some(((*step)?, v?)))
+            .collect();
+        let trace = match space {
+            Some(space) => {
+                let t = space
+                    .tuned
                     .iter()
-                    .map(|&p| Circle::new(p, 3, BLACK.mix(0.6).filled())),
-            )?
-            .label(score_label)
-            .legend(|(x, y)| Circle::new((x + 10, y), 3, BLACK.filled()));
-        chart
-            .configure_series_labels()
-            .position(SeriesLabelPosition::UpperRight)
-            .border_style(BLACK)
-            .background_style(WHITE.mix(0.8))
-            .draw()?;
-        root.present()?;
-        Ok(())
-    };
-    draw(&mut text).map_err(|e| format!("cannot draw the tuning plot: {e}"))?;
-    Ok(text)
+                    .find(|t| t.name == name.as_str())
+                    .ok_or_else(|| {
+                        format!("{source}: parameter {name} is not tuned by the parameters file")
+                    })?;
+                Trace {
+                    name: name.clone(),
+                    min: t.min,
+                    max: t.max,
+                    values: std::iter::once((0.0, t.start)).chain(values).collect(),
+                }
+            }
+            None => {
+                let (lo, hi) = values
+                    .iter()
+                    .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), &(_, v)| {
+                        (lo.min(v), hi.max(v))
+                    });
+                let (min, max) = if lo < hi {
+                    (lo, hi)
+                } else {
+                    (lo - 1.0, lo + 1.0)
+                };
+                Trace {
+                    name: format!("{name}, seen"),
+                    min,
+                    max,
+                    values,
+                }
+            }
+        };
+        traces.push(trace);
+    }
+    let scores: Vec<(f64, f64)> = steps
+        .iter()
+        .zip(table.numbers("score")?)
+        .filter_map(|(step, s)| Some(((*step)?, s?)))
+        .collect();
+    Ok(figure(if pso { "pso" } else { "spsa" }, &traces, &scores))
 }
 
 #[cfg(test)]
@@ -170,5 +223,32 @@ mod tests {
         assert!(svg.starts_with("<svg"));
         assert!(svg.contains("rfp_margin (0..200)") && svg.contains("score of the step"));
         assert!(plot(&space, "pso", &[]).unwrap().starts_with("<svg"));
+    }
+
+    #[test]
+    fn the_csv_redraws_the_plot() {
+        let space =
+            Space::from_text("rfp_margin 100 0 200 10\nfutility_margin 50 0 100 5\n").unwrap();
+        let text = csv(&space, &rows());
+        // With the parameters file: the very plot of the run (the CSV rounds to 3 decimals).
+        assert_eq!(
+            csv_figure(&text, "tune.csv", Some(&space))
+                .unwrap()
+                .svg()
+                .unwrap(),
+            plot(&space, "pso", &rows()).unwrap()
+        );
+        let seen = csv_figure(&text, "tune.csv", None).unwrap().svg().unwrap();
+        let texts = crate::plot::svg_texts(&seen);
+        assert!(texts.contains(&"rfp_margin, seen (101..103)"), "{texts:?}");
+        // futility_margin is 50.5 throughout: a range of ±1 around it.
+        assert!(
+            texts.contains(&"futility_margin, seen (49.5..51.5)"),
+            "{texts:?}"
+        );
+        let other = Space::from_text("lmr_divisor_centi 250 100 400 10\n").unwrap();
+        let err = csv_figure(&text, "tune.csv", Some(&other)).unwrap_err();
+        assert!(err.contains("rfp_margin is not tuned"), "{err}");
+        assert!(csv_figure("a,b\n1,2\n", "x.csv", None).is_err());
     }
 }

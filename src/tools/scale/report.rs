@@ -4,14 +4,13 @@
 use std::fmt::Write as _;
 use std::path::Path;
 
-use plotters::prelude::*;
 use serde::Serialize;
 
 use super::{Limit, PointResult};
 use crate::fileio;
+use crate::plot::table::Table;
+use crate::plot::{Colour, Figure, Panel, Point, Series};
 
-/// Plot size in pixels.
-const PLOT_SIZE: (u32, u32) = (900, 560);
 /// Error bars are drawn cut at this many Elo either side (an interval reaching a score of 0% or
 /// 100% is infinite in Elo).
 const ERROR_BAR_CAP: f64 = 800.0;
@@ -60,14 +59,13 @@ pub fn row(result: &PointResult) -> Row {
     }
 }
 
-/// Elo as the table shows it: `+inf` / `-inf` for a score of 100% / 0%.
+/// Elo as the table shows it: `+12 ± 46`, or `n/a` and why (see [`EloEstimate::brief`]).
+///
+/// [`EloEstimate::brief`]: crate::matches::stats::EloEstimate::brief
 fn elo_text(result: &PointResult) -> String {
     match result.elo() {
-        None => "n/a".to_string(),
-        Some(e) if e.elo.is_infinite() => format!("{}inf", if e.elo > 0.0 { "+" } else { "-" }),
-        // (+ 0.0 turns an Elo of -0, at a score of exactly 50%, into 0.)
-        Some(e) if e.error95.is_infinite() => format!("{:+.0} ± inf", e.elo + 0.0),
-        Some(e) => format!("{:+.0} ± {:.0}", e.elo + 0.0, e.error95),
+        None => "n/a (no complete pair)".to_string(),
+        Some(e) => e.brief(),
     }
 }
 
@@ -164,112 +162,103 @@ pub fn json(results: &[PointResult]) -> String {
     serde_json::to_string_pretty(&report).expect("the report serializes")
 }
 
-/// A point on the plot: (time ms, Elo, error).
-type PlotPoint = (f64, f64, f64);
-
-/// The plotted points of a kind of limit: those with a time and a finite Elo and error.
-fn plot_points(results: &[PointResult], depth: bool) -> Vec<(PlotPoint, String)> {
-    results
-        .iter()
-        .filter(|r| matches!(r.limit, Limit::Depth { .. }) == depth)
-        .filter_map(|r| {
-            let e = r.elo()?;
-            let time = r.time_ms().filter(|t| *t > 0.0)?;
-            e.elo
-                .is_finite()
-                .then(|| ((time, e.elo, e.error95.min(ERROR_BAR_CAP)), r.limit.label()))
-        })
-        .collect()
+/// A finished point as the plot needs it (from the results, or from scale.csv).
+#[derive(Clone, Debug, PartialEq)]
+pub struct PlotPoint {
+    pub label: String,
+    /// A fixed-depth point (drawn apart from the time ladder).
+    pub depth: bool,
+    /// The plot's x: the time a move, or engine 1's mean time a move at a depth.
+    pub time_ms: Option<f64>,
+    /// Infinite at a score of 0% or 100%; `None` before the first pair.
+    pub elo: Option<f64>,
+    pub error95: Option<f64>,
 }
 
-/// The SVG plot of Elo (± 95%) against the time a move (log scale): time limits joined by a
-/// line, fixed depths as labelled points at engine 1's mean time. Points with an infinite Elo
-/// (a score of 0% or 100%) are left out (the table has them); error bars are cut at
-/// ±[`ERROR_BAR_CAP`].
-pub fn svg(results: &[PointResult]) -> Result<String, String> {
-    let times = plot_points(results, false);
-    let depths = plot_points(results, true);
-    let all: Vec<PlotPoint> = times.iter().chain(&depths).map(|(p, _)| *p).collect();
-    let (mut x_min, mut x_max) = all.iter().fold((f64::INFINITY, 0.0f64), |(lo, hi), p| {
-        (lo.min(p.0), hi.max(p.0))
-    });
-    let (mut y_min, mut y_max) = all.iter().fold((0.0f64, 0.0f64), |(lo, hi), p| {
-        (lo.min(p.1 - p.2), hi.max(p.1 + p.2))
-    });
-    if all.is_empty() {
-        (x_min, x_max) = (1.0, 1000.0);
+impl PlotPoint {
+    pub fn of(result: &PointResult) -> PlotPoint {
+        let elo = result.elo();
+        PlotPoint {
+            label: result.limit.label(),
+            depth: matches!(result.limit, Limit::Depth { .. }),
+            time_ms: result.time_ms(),
+            elo: elo.map(|e| e.elo),
+            error95: elo.map(|e| e.error95),
+        }
     }
-    // Room around the points: a factor on the log axis (more on the right, for the labels and
-    // the legend), a tenth of the span on the Elo axis.
-    (x_min, x_max) = (x_min / 1.5, x_max * 4.0);
-    let pad = ((y_max - y_min) * 0.1).max(20.0);
-    (y_min, y_max) = (y_min - pad, y_max + pad);
-    let title = match results.first() {
+
+    /// The points of a scale.csv (`source` names it in errors).
+    pub fn read_csv(csv: &str, source: &str) -> Result<Vec<PlotPoint>, String> {
+        let table = Table::parse(csv, source)?;
+        let labels = table.texts("limit")?;
+        let kinds = table.texts("kind")?;
+        let times = table.numbers("time_ms")?;
+        let elos = table.numbers("elo")?;
+        let errors = table.numbers("error95")?;
+        Ok((0..table.len())
+            .map(|i| PlotPoint {
+                label: labels[i].to_string(),
+                depth: kinds[i] == "depth",
+                time_ms: times[i],
+                elo: elos[i],
+                error95: errors[i],
+            })
+            .collect())
+    }
+
+    /// The point drawn: at a time above 0 with a finite Elo; its error bar cut at
+    /// ±[`ERROR_BAR_CAP`] (an interval reaching a score of 0% or 100% is infinite).
+    fn drawn(&self) -> Option<Point> {
+        let time = self.time_ms.filter(|t| *t > 0.0)?;
+        let elo = self.elo.filter(|e| e.is_finite())?;
+        let mut point = Point::new(time, elo).with_label(self.label.clone());
+        if let Some(error) = self.error95.filter(|e| !e.is_nan()) {
+            point = point.with_error(error.min(ERROR_BAR_CAP));
+        }
+        Some(point)
+    }
+}
+
+/// The plot of Elo (± 95%) against the time a move (log scale): time limits joined by a line,
+/// fixed depths as labelled points at engine 1's mean time. Points with an infinite Elo (a
+/// score of 0% or 100%) are left out (the table has them).
+pub fn figure(title: &str, points: &[PlotPoint]) -> Figure {
+    let mut panel = Panel::new(
+        "time a move (ms, log scale; depths at engine 1's mean)",
+        "Elo of engine 1 (± 95%)",
+    );
+    panel.log_x = true;
+    panel.reference_y = Some(0.0);
+    panel.empty_note = "no finished point with a finite Elo".to_string();
+    let of_kind = |depth: bool| -> Vec<Point> {
+        points
+            .iter()
+            .filter(|p| p.depth == depth)
+            .filter_map(PlotPoint::drawn)
+            .collect()
+    };
+    panel
+        .series
+        .push(Series::new("time a move", Colour::BLUE, of_kind(false)));
+    panel
+        .series
+        .push(Series::new("fixed depth", Colour::RED, of_kind(true)).markers());
+    panel.series.retain(|s| !s.points.is_empty());
+    Figure::new(title, vec![panel])
+}
+
+/// The title of the ladder's plot: the engines.
+fn title(results: &[PointResult]) -> String {
+    match results.first() {
         Some(r) => format!("{} vs {}", r.engines[0].name, r.engines[1].name),
         None => "no finished points".to_string(),
-    };
-    let mut text = String::new();
-    let draw = |text: &mut String| -> Result<(), Box<dyn std::error::Error>> {
-        let root = SVGBackend::with_string(text, PLOT_SIZE).into_drawing_area();
-        root.fill(&WHITE)?;
-        let mut chart = ChartBuilder::on(&root)
-            .caption(title, ("sans-serif", 20))
-            .margin(20)
-            .x_label_area_size(50)
-            .y_label_area_size(70)
-            .build_cartesian_2d((x_min..x_max).log_scale(), y_min..y_max)?;
-        chart
-            .configure_mesh()
-            .x_desc("time a move (ms, log scale; depths at engine 1's mean)")
-            .y_desc("Elo of engine 1 (± 95%)")
-            .light_line_style(WHITE)
-            .x_label_formatter(&|x| format!("{x:.0}"))
-            .y_label_formatter(&|y| format!("{y:.0}"))
-            .draw()?;
-        chart.draw_series(LineSeries::new(
-            [(x_min, 0.0), (x_max, 0.0)],
-            BLACK.mix(0.3),
-        ))?;
-        let series = [
-            (&times, BLUE, "time a move", true),
-            (&depths, RED, "fixed depth", false),
-        ];
-        for (points, color, name, joined) in series {
-            if points.is_empty() {
-                continue;
-            }
-            if joined {
-                chart.draw_series(LineSeries::new(
-                    points.iter().map(|((x, y, _), _)| (*x, *y)),
-                    color,
-                ))?;
-            }
-            chart.draw_series(points.iter().map(|((x, y, e), _)| {
-                ErrorBar::new_vertical(*x, y - e, *y, y + e, color.filled(), 8)
-            }))?;
-            chart
-                .draw_series(
-                    points
-                        .iter()
-                        .map(|((x, y, _), _)| Circle::new((*x, *y), 4, color.filled())),
-                )?
-                .label(name)
-                .legend(move |(x, y)| Circle::new((x + 10, y), 4, color.filled()));
-            chart.draw_series(points.iter().map(|((x, y, _), label)| {
-                Text::new(label.clone(), (*x, *y), ("sans-serif", 12).into_font())
-            }))?;
-        }
-        chart
-            .configure_series_labels()
-            .position(SeriesLabelPosition::UpperRight)
-            .border_style(BLACK)
-            .background_style(WHITE.mix(0.8))
-            .draw()?;
-        root.present()?;
-        Ok(())
-    };
-    draw(&mut text).map_err(|e| format!("cannot draw the plot: {e}"))?;
-    Ok(text)
+    }
+}
+
+/// scale.svg: [`figure`] of the finished points.
+pub fn svg(results: &[PointResult]) -> Result<String, String> {
+    let points: Vec<PlotPoint> = results.iter().map(PlotPoint::of).collect();
+    figure(&title(results), &points).svg()
 }
 
 /// Writes scale.md, scale.csv, scale.json and scale.svg into `out`.
@@ -360,12 +349,16 @@ mod tests {
         );
         assert!(row10.elo.unwrap() > 0.0 && row10.error95.unwrap() > 0.0);
         assert!(lines[1].contains(&format!("{:+.0} ±", row10.elo.unwrap())));
-        // A clean sweep: infinite Elo, shown as +inf and absent from the JSON numbers.
-        assert!(lines[3].contains("+inf"), "{}", lines[3]);
+        // A clean sweep: infinite Elo, shown as n/a and absent from the JSON numbers.
+        assert!(lines[3].contains("| n/a (score 100%) |"), "{}", lines[3]);
         assert_eq!(row(&results[2]).elo, None);
         assert_eq!(row(&results[3]).time_ms, Some(40.0));
-        // Even pairs only: exactly 0 Elo with no spread, not "-0".
-        assert!(lines[5].contains("| 50.0% | +0 ± 0 |"), "{}", lines[5]);
+        // Even pairs only: exactly 0 Elo with no spread to measure, not "-0 ± 0".
+        assert!(
+            lines[5].contains("| 50.0% | +0 (interval n/a: too few pairs) |"),
+            "{}",
+            lines[5]
+        );
     }
 
     #[test]
@@ -395,25 +388,73 @@ mod tests {
         let text = svg(&results).unwrap();
         assert!(text.starts_with("<svg"), "{}", &text[..100]);
         assert!(text.trim_end().ends_with("</svg>"));
-        // The contents of the <text> elements.
-        let texts: Vec<&str> = text
-            .split("<text")
-            .skip(1)
-            .filter_map(|t| Some(t.split_once('>')?.1.split_once("</text>")?.0.trim()))
-            .collect();
-        // Four finite points (the sweep is left out), each labelled; plus the legend markers.
+        let texts = crate::plot::svg_texts(&text);
+        // Four finite points (the sweep is left out), each labelled.
         for label in ["10 ms/move", "100 ms/move", "depth 8", "a vs b"] {
             assert!(texts.contains(&label), "{label}: {texts:?}");
         }
         assert!(!texts.contains(&"depth 4"));
-        // (The backend may write a filled circle more than once.)
-        let circles: std::collections::BTreeSet<&str> =
-            text.lines().filter(|l| l.starts_with("<circle")).collect();
-        assert_eq!(circles.len(), 4 + 2, "{text}");
+        let f = figure("t", &results.iter().map(PlotPoint::of).collect::<Vec<_>>());
+        let drawn: Vec<usize> = f.panels[0].series.iter().map(|s| s.points.len()).collect();
+        assert_eq!(drawn, [2, 2]);
         assert!(text.contains("log scale"));
         // Nothing to plot still gives a valid empty chart.
         let empty = svg(&[]).unwrap();
-        assert!(empty.contains("no finished points"));
+        assert!(crate::plot::svg_texts(&empty).contains(&"no finished points"));
+    }
+
+    #[test]
+    fn the_csv_redraws_the_same_points() {
+        let results = sample();
+        let from_results: Vec<PlotPoint> = results.iter().map(PlotPoint::of).collect();
+        let from_csv = PlotPoint::read_csv(&csv(&results), "scale.csv").unwrap();
+        assert_eq!(from_csv.len(), from_results.len());
+        for (a, b) in from_csv.iter().zip(&from_results) {
+            assert_eq!(a.drawn(), b.drawn());
+        }
+        assert_eq!(figure("t", &from_csv), figure("t", &from_results));
+    }
+
+    #[test]
+    fn the_table_never_shows_infinities_nan_or_negative_zero() {
+        // No game, one pair, all won, all lost, pairs all even, an interval reaching 0%.
+        let results = [
+            result(Limit::MoveTime { ms: 10 }, [0, 0, 0, 0, 0], 9.0),
+            result(Limit::MoveTime { ms: 20 }, [0, 0, 0, 1, 0], 9.0),
+            result(Limit::MoveTime { ms: 30 }, [0, 0, 0, 0, 5], 9.0),
+            result(Limit::MoveTime { ms: 40 }, [5, 0, 0, 0, 0], 9.0),
+            result(Limit::MoveTime { ms: 50 }, [0, 0, 4, 0, 0], 9.0),
+            result(Limit::MoveTime { ms: 60 }, [1, 0, 0, 0, 1], 9.0),
+        ];
+        let md = markdown(&results);
+        for bad in ["inf", "NaN", "-0"] {
+            assert!(!md.contains(bad), "{bad}: {md}");
+        }
+        let rows: Vec<&str> = md.lines().filter(|l| l.starts_with("| ")).skip(1).collect();
+        assert!(
+            rows[0].contains("| n/a (no complete pair) |"),
+            "{}",
+            rows[0]
+        );
+        assert!(
+            rows[1].contains("(interval n/a: too few pairs)"),
+            "{}",
+            rows[1]
+        );
+        assert!(rows[2].contains("| n/a (score 100%) |"), "{}", rows[2]);
+        assert!(rows[3].contains("| n/a (score 0%) |"), "{}", rows[3]);
+        assert!(
+            rows[4].contains("| +0 (interval n/a: too few pairs) |"),
+            "{}",
+            rows[4]
+        );
+        assert!(
+            rows[5].contains("| +0 (interval n/a: too few pairs) |"),
+            "{}",
+            rows[5]
+        );
+        let svg = svg(&results).unwrap();
+        assert!(!svg.contains("inf") && !svg.contains("NaN"));
     }
 
     #[test]

@@ -38,7 +38,8 @@ pub struct SelfplayArgs {
     /// Weights to start from (e.g. the output of `engine pretrain`); default: the default network.
     #[arg(long)]
     pub init: Option<PathBuf>,
-    /// Weights file to write (atomically, after every iteration). Metrics go beside it as .csv.
+    /// Weights file to write (atomically, after every iteration). Metrics go beside it as .csv,
+    /// their curves as .svg.
     #[arg(long, default_value = "weights/selfplay.bin")]
     pub out: PathBuf,
     /// Mate data set mixed into training (skipped if the file is absent).

@@ -79,14 +79,22 @@ fn checkpoint_to_resume(args: &SelfplayArgs, path: &Path) -> Result<Option<Check
     Ok(Some(checkpoint))
 }
 
-/// Writes what a run publishes after an iteration: the weights, the metrics and, when due, a
-/// snapshot. Everything here can be rebuilt from the checkpoint.
+/// Writes what a run publishes after an iteration: the weights, the metrics and their curves
+/// and, when due, a snapshot. Everything here can be rebuilt from the checkpoint.
 fn publish(args: &SelfplayArgs, net: &Network, csv: &str, iteration: usize) -> Result<(), String> {
     nn::save_to_path(net, &args.out).map_err(|e| e.to_string())?;
     if iteration > 0 && args.snapshot_every > 0 && iteration.is_multiple_of(args.snapshot_every) {
         nn::save_to_path(net, snapshot_path(&args.out, iteration)).map_err(|e| e.to_string())?;
     }
-    fileio::write_atomic(&args.out.with_extension("csv"), csv.as_bytes()).map_err(|e| e.to_string())
+    let metrics_path = args.out.with_extension("csv");
+    fileio::write_atomic(&metrics_path, csv.as_bytes()).map_err(|e| e.to_string())?;
+    let plot = crate::train::curves::svg(
+        csv,
+        &metrics_path.display().to_string(),
+        &format!("engine selfplay: {}", args.out.display()),
+    )?;
+    fileio::write_atomic(&args.out.with_extension("svg"), plot.as_bytes())
+        .map_err(|e| e.to_string())
 }
 
 /// Runs the whole job: iterations of self-play and training, checkpoints, metrics. With
