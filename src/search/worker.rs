@@ -456,7 +456,13 @@ impl<'a> Worker<'a> {
                 break;
             }
         }
-        if self.id == 0 && self.root_moves[0].mv != last_reported && self.completed_depth > 0 {
+        // (A weakened level choosing among candidates plays from the last completed iteration.)
+        let plays_root_best = self.shared.skill.is_none() || multipv == 1;
+        if self.id == 0
+            && plays_root_best
+            && self.root_moves[0].mv != last_reported
+            && self.completed_depth > 0
+        {
             // An interrupted iteration found a better move: say so before bestmove.
             self.report(self.completed_depth, 1, ScoreBound::Exact);
         }

@@ -417,6 +417,9 @@ mod tests {
             "BookFile",
             "BookMaxPly",
             "BookMoveChoice",
+            "Skill_Level",
+            "USI_LimitStrength",
+            "USI_Elo",
         ] {
             assert!(
                 lines
@@ -499,6 +502,97 @@ mod tests {
             o.parse("bookmovechoice", Some("Best")),
             Ok(Setting::BookMoveChoice(MoveChoice::Best))
         );
+    }
+
+    #[test]
+    fn strength_options_are_listed_with_the_calibrated_range() {
+        let lines = options().usi_lines();
+        let (low, high) = skill::elo_range();
+        for line in [
+            "option name Skill_Level type spin default 20 min 0 max 20".to_string(),
+            "option name USI_LimitStrength type check default false".to_string(),
+            format!("option name USI_Elo type spin default {low} min {low} max {high}"),
+        ] {
+            assert!(lines.contains(&line), "{line} missing from {lines:?}");
+        }
+        assert!(lines.iter().all(|l| !l.contains("Skill_Seed")), "hidden");
+    }
+
+    #[test]
+    fn parses_strength_options() {
+        let o = options();
+        let (low, high) = skill::elo_range();
+        assert_eq!(
+            o.parse("skill_level", Some("0")),
+            Ok(Setting::SkillLevel(0))
+        );
+        assert_eq!(
+            o.parse("Skill_Level", Some("20")),
+            Ok(Setting::SkillLevel(20))
+        );
+        assert_eq!(
+            o.parse("USI_LimitStrength", Some("true")),
+            Ok(Setting::LimitStrength(true))
+        );
+        assert_eq!(
+            o.parse("USI_Elo", Some(&high.to_string())),
+            Ok(Setting::Elo(high))
+        );
+        assert_eq!(
+            o.parse("Skill_Seed", Some("0")),
+            Ok(Setting::SkillSeed(None))
+        );
+        assert_eq!(
+            o.parse("skill_seed", Some("42")),
+            Ok(Setting::SkillSeed(Some(42)))
+        );
+        let err = |name, value: &str| o.parse(name, Some(value)).unwrap_err().0;
+        assert_eq!(
+            err("Skill_Level", "21"),
+            "option Skill_Level must be between 0 and 20, got 21"
+        );
+        assert_eq!(
+            err("USI_Elo", &(low - 1).to_string()),
+            format!(
+                "option USI_Elo must be between {low} and {high}, got {}",
+                low - 1
+            )
+        );
+        assert_eq!(
+            err("USI_LimitStrength", "1"),
+            "option USI_LimitStrength needs 'true' or 'false', got '1'"
+        );
+        assert!(o.parse("Skill_Seed", Some("-1")).is_err());
+    }
+
+    #[test]
+    fn limit_strength_lets_the_elo_choose_the_level() {
+        let (low, high) = skill::elo_range();
+        let strength = Strength::new(9);
+        assert!(strength.skill().is_full(), "full strength by default");
+        let level_5 = Strength {
+            level: 5,
+            ..strength
+        };
+        assert_eq!(level_5.skill(), Skill::level(5, 9));
+        // With USI_LimitStrength, USI_Elo decides whatever Skill_Level says.
+        let limited = Strength {
+            limit_strength: true,
+            ..level_5
+        };
+        assert_eq!(limited.skill(), Skill::from_elo(low, 9));
+        assert_eq!(limited.skill(), Skill::level(0, 9));
+        let top = Strength {
+            elo: high,
+            ..limited
+        };
+        assert!(top.skill().is_full());
+        let middle = Strength {
+            elo: (low + high) / 2,
+            ..limited
+        };
+        let level = middle.skill().level_value();
+        assert!(0.0 < level && level < 20.0, "{level}");
     }
 
     #[test]
