@@ -6,7 +6,7 @@
 #   scripts/calibrate-levels.sh [OUT]        # default OUT: out/levels
 #
 # Environment: ENGINE (default target/release/engine), LEVELS (the calibrated levels, default
-# "0 3 6 9 12 15 17 18 19"), GAMES (a match, default 100), RANDOM_GAMES (against the random
+# "0 3 6 9 12 15 17 18 19"), GAMES (a match, default 300), RANDOM_GAMES (against the random
 # mover, default 200), NODES (the full engine's budget, default 20000). Fixed nodes, one game at a
 # time and fixed seeds make the matches reproducible (and independent of the machine's load:
 # the 10 s a move is never used up). A match already in OUT (its summary.json) is not replayed.
@@ -16,7 +16,7 @@ ENGINE=${ENGINE:-target/release/engine}
 # The hidden Skill_Seed draws a warning from the match runner for each engine started.
 export RUST_LOG=${RUST_LOG:-error}
 LEVELS=${LEVELS:-"0 3 6 9 12 15 17 18 19"}
-GAMES=${GAMES:-100}
+GAMES=${GAMES:-300}
 RANDOM_GAMES=${RANDOM_GAMES:-200}
 NODES=${NODES:-20000}
 OUT=${1:-out/levels}

@@ -412,7 +412,7 @@ impl Session {
         self.out.note(match skill.params() {
             None => "strength: full".to_string(),
             Some(level) => format!(
-                "strength: level {:.2}{}: at most {} nodes a move, choosing among {} moves with \
+                "strength: level {:.2}{}: at most {} node{} a move, choosing among {} moves with \
                  weakness {}/128",
                 skill.level_value(),
                 if strength.limit_strength {
@@ -421,6 +421,7 @@ impl Session {
                     String::new()
                 },
                 level.nodes,
+                if level.nodes == 1 { "" } else { "s" },
                 level.multipv,
                 level.weakness
             ),
