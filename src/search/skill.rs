@@ -70,7 +70,7 @@ pub const LEVELS: [LevelParams; MAX_LEVEL as usize + 1] = [
 ];
 
 /// The random part of the push is a share of the spread between the best and the last
-/// candidate, at most this much: about a pawn on the engine's scale.
+/// candidate, at most this much: a pawn as material counts it (Stockfish caps it at its pawn).
 pub const NOISE_SPREAD_CP: i32 = 100;
 
 /// Elo of the calibrated levels, ascending in both: `USI_Elo` interpolates between them, and
