@@ -960,3 +960,76 @@ fn params_file_sets_search_parameters_all_or_nothing() {
     engine.quit();
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn weakened_levels_answer_at_once_and_infinite_still_waits_for_stop() {
+    let mut engine = Engine::start();
+    engine.send("setoption name Skill_Level value 3");
+    let note = engine.line();
+    assert!(
+        note.starts_with("info string strength: level 3.00: at most "),
+        "{note:?}"
+    );
+    engine.send("setoption name Skill_Seed value 7");
+    engine.assert_ready();
+    let root = Position::startpos();
+    engine.send("position startpos");
+    // A level's node budget ends the search long before a minute's clock would.
+    let sent = Instant::now();
+    let lines = engine.go(&root, "btime 60000 wtime 60000 byoyomi 10000");
+    let took = sent.elapsed();
+    assert!(took < Duration::from_secs(2), "took {took:?}: {lines:?}");
+    // Its candidates are reported as MultiPV lines.
+    assert!(lines.iter().any(|l| l.contains(" multipv 2 ")), "{lines:?}");
+    // `go infinite` searches the budget, then waits for stop all the same.
+    engine.send("go infinite");
+    let during = engine.lines_for(Duration::from_millis(300));
+    assert!(
+        during.iter().all(|l| !l.starts_with("bestmove")),
+        "bestmove before stop: {during:?}"
+    );
+    engine.send("stop");
+    let lines = engine.lines_until(|l| l.starts_with("bestmove"));
+    check_bestmove(&root, lines.last().unwrap());
+    // USI_LimitStrength hands the choice of level to USI_Elo.
+    engine.send("setoption name USI_LimitStrength value true");
+    let note = engine.line();
+    assert!(
+        note.starts_with("info string strength: level 0.00 (USI_Elo "),
+        "{note:?}"
+    );
+    engine.send("setoption name Skill_Level value 20");
+    engine.assert_ready();
+    engine.send("setoption name USI_LimitStrength value false");
+    assert_eq!(engine.line(), "info string strength: full");
+    let error = engine.expect_error("setoption name Skill_Level value 21");
+    assert_eq!(
+        error,
+        "info string error: setoption: option Skill_Level must be between 0 and 20, got 21"
+    );
+    engine.quit();
+}
+
+#[test]
+fn a_level_with_a_seed_plays_the_same_moves_every_time() {
+    let moves = || {
+        let mut engine = Engine::start();
+        engine.send("setoption name Skill_Level value 0");
+        engine.send("setoption name Skill_Seed value 3");
+        engine.assert_ready();
+        let mut played = Vec::new();
+        for _ in 0..8 {
+            let moves: Vec<&str> = played.iter().map(String::as_str).collect();
+            engine.send(&format!("position startpos moves {}", moves.join(" ")));
+            let root = play(&Position::startpos(), &moves);
+            let lines = engine.go(&root, "btime 0 wtime 0 byoyomi 1000");
+            let last = lines.last().unwrap();
+            played.push(last.split_whitespace().nth(1).unwrap().to_string());
+        }
+        engine.quit();
+        played
+    };
+    let first = moves();
+    assert_eq!(first.len(), 8, "{first:?}");
+    assert_eq!(first, moves());
+}

@@ -35,7 +35,7 @@ use crate::shogi::{Color, Move, Position, perft_until};
 use book::SessionBook;
 use command::{Command, GoCommand, GoSearch, MateLimit, StartPosition, parse_command, quoted};
 use input::{InputLine, LineReader, MAX_LINE_BYTES};
-use options::{Setting, UsiOptions};
+use options::{Setting, Strength, UsiOptions};
 pub use output::Output;
 
 const ENGINE_NAME: &str = "minishogi-engine";
@@ -194,6 +194,12 @@ struct Session {
     report_setup: bool,
     /// `usinewgame` asked for a clean hash table; `isready` zeroes it.
     clear_hash_at_ready: bool,
+    /// The strength options (`Skill_Level`, `USI_LimitStrength`, `USI_Elo`, `Skill_Seed`);
+    /// the searcher's `skill` follows them.
+    strength: Strength,
+    /// The seed of the weakened levels' choices while `Skill_Seed` is 0: drawn at start, so
+    /// that games differ from one session to the next.
+    session_seed: u64,
     /// `None` only while a search thread holds it (then `search` is `Some`).
     searcher: Option<Searcher>,
     search: Option<RunningSearch>,
@@ -207,7 +213,12 @@ impl Session {
         let options = UsiOptions::new(&defaults);
         let builtin = evaluator::builtin();
         let evaluator = builtin.evaluator;
-        let mut searcher = Searcher::new(defaults);
+        let session_seed = rand::random::<u64>();
+        let strength = Strength::new(session_seed);
+        let mut searcher = Searcher::new(SearchOptions {
+            skill: strength.skill(),
+            ..defaults
+        });
         searcher.set_evaluator(evaluator.clone());
         Session {
             out,
@@ -217,6 +228,8 @@ impl Session {
             evaluator_description: builtin.description,
             report_setup: true,
             clear_hash_at_ready: false,
+            strength,
+            session_seed,
             searcher: Some(searcher),
             search: None,
             book: SessionBook::new(),
@@ -337,6 +350,22 @@ impl Session {
                     self.out.error(format!("setoption: {e}"));
                 }
             }
+            Setting::SkillLevel(level) => self.set_strength(Strength {
+                level,
+                ..self.strength
+            }),
+            Setting::LimitStrength(limit_strength) => self.set_strength(Strength {
+                limit_strength,
+                ..self.strength
+            }),
+            Setting::Elo(elo) => self.set_strength(Strength {
+                elo,
+                ..self.strength
+            }),
+            Setting::SkillSeed(seed) => self.set_strength(Strength {
+                seed: seed.unwrap_or(self.session_seed),
+                ..self.strength
+            }),
             Setting::Ponder(_) | Setting::Variant => {}
             Setting::OwnBook(on) => {
                 self.book.own_book = on;
@@ -366,6 +395,37 @@ impl Session {
                 )),
             },
         }
+    }
+
+    /// Takes the strength options `strength` and says what they make of the search.
+    fn set_strength(&mut self, strength: Strength) {
+        let changed = strength.skill().params() != self.strength.skill().params();
+        self.strength = strength;
+        let Some(searcher) = self.searcher.as_mut() else {
+            return;
+        };
+        let skill = strength.skill();
+        searcher.options_mut().skill = skill;
+        if !changed {
+            return;
+        }
+        self.out.note(match skill.params() {
+            None => "strength: full".to_string(),
+            Some(level) => format!(
+                "strength: level {:.2}{}: at most {} node{} a move, choosing among {} moves with \
+                 weakness {}/128",
+                skill.level_value(),
+                if strength.limit_strength {
+                    format!(" (USI_Elo {})", strength.elo)
+                } else {
+                    String::new()
+                },
+                level.nodes,
+                if level.nodes == 1 { "" } else { "s" },
+                level.multipv,
+                level.weakness
+            ),
+        });
     }
 
     /// Sets up what the options ask for (hash table, threads' memory) now rather than in the

@@ -9,6 +9,7 @@ mod ordering;
 pub mod params;
 pub mod params_file;
 pub mod score;
+pub mod skill;
 pub mod time;
 pub mod tt;
 mod worker;
@@ -25,6 +26,7 @@ use crate::shogi::{Move, Position};
 
 use crate::eval::{Evaluator, MaterialEvaluator};
 pub use params::{ParamError, ParamSpec, SearchParams};
+pub use skill::Skill;
 pub use tt::TranspositionTable;
 pub use worker::THREAD_STACK;
 
@@ -239,6 +241,9 @@ pub struct SearchOptions {
     pub features: SearchFeatures,
     /// Margins, reductions and ordering weights (defaults: `SearchParams::DEFAULT`).
     pub params: SearchParams,
+    /// Playing strength (USI `Skill_Level`, `USI_Elo`): below full strength the search is
+    /// cut to the level's node budget and its move chosen among candidates (see `skill`).
+    pub skill: Skill,
 }
 
 impl Default for SearchOptions {
@@ -250,6 +255,7 @@ impl Default for SearchOptions {
             move_overhead: Duration::from_millis(10),
             features: SearchFeatures::default(),
             params: SearchParams::DEFAULT,
+            skill: Skill::FULL,
         }
     }
 }

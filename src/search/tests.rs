@@ -545,6 +545,163 @@ fn multipv_reports_distinct_sorted_lines() {
     assert!(cp(last[1].score) >= cp(last[2].score));
 }
 
+// ---- strength levels ----------------------------------------------------------------------------
+
+/// Searches `pos` at `skill` with `limits`; the result and the reported lines.
+fn search_at(skill: Skill, pos: &Position, limits: &Limits) -> (SearchResult, Vec<SearchInfo>) {
+    search_controlled(skill, pos, limits, &SearchControl::default())
+}
+
+fn search_controlled(
+    skill: Skill,
+    pos: &Position,
+    limits: &Limits,
+    control: &SearchControl,
+) -> (SearchResult, Vec<SearchInfo>) {
+    let mut s = searcher();
+    s.options_mut().skill = skill;
+    let mut infos = Vec::new();
+    let r = s.search_position(pos, limits, control, &mut |e| {
+        infos.extend(e.iteration().cloned())
+    });
+    (r, infos)
+}
+
+#[test]
+fn every_level_plays_legal_moves_within_its_budget() {
+    let mut rng = StdRng::seed_from_u64(11);
+    for i in 0..240u32 {
+        let pos = random_position(&mut rng);
+        let level = i % skill::MAX_LEVEL;
+        let skill = Skill::level(level, i as u64);
+        let params = skill.params().expect("below 20 a level is weakened");
+        let (r, infos) = search_at(skill, &pos, &Limits::default());
+        let best = r.best.expect("a move");
+        assert!(
+            pos.is_legal(best),
+            "level {level}: {} {best}",
+            pos.to_sfen()
+        );
+        if let Some(p) = r.ponder {
+            assert!(pos.after(best).is_legal(p), "{}", pos.to_sfen());
+        }
+        // Depth 1 is always completed; beyond it the budget holds.
+        if r.depth > 1 {
+            assert!(
+                r.nodes <= params.nodes + 1,
+                "level {level}: {} nodes",
+                r.nodes
+            );
+        }
+        // Each completed iteration reports the level's candidates (or every move, if fewer).
+        let lines = params.multipv.min(pos.legal_moves().len()) as u32;
+        let first: Vec<_> = infos.iter().filter(|info| info.depth == 1).collect();
+        assert_eq!(
+            first.len() as u32,
+            lines,
+            "level {level}: {}",
+            pos.to_sfen()
+        );
+        // The move played is one of the last completed iteration's candidates.
+        let candidates: Vec<Move> = infos
+            .iter()
+            .filter(|info| info.depth == r.depth)
+            .map(|info| info.pv[0])
+            .collect();
+        assert!(
+            candidates.contains(&best),
+            "level {level}: {best} not in {candidates:?}"
+        );
+        for info in &infos {
+            assert!(pv_is_legal(&pos, &info.pv), "{}", pos.to_sfen());
+        }
+    }
+}
+
+#[test]
+fn a_level_limits_even_an_unlimited_search_and_full_strength_does_not() {
+    let pos = Position::startpos();
+    let depth_8 = depth_limit(8);
+    let (weak, _) = search_at(Skill::level(10, 1), &pos, &depth_8);
+    assert!(weak.nodes <= skill::LEVELS[10].nodes + 1, "{}", weak.nodes);
+    assert!(weak.depth < 8, "depth {}", weak.depth);
+    // A limit below the level's budget still applies.
+    let tight = Limits {
+        nodes: Some(50),
+        ..Limits::default()
+    };
+    let (weak, _) = search_at(Skill::level(19, 1), &pos, &tight);
+    assert_eq!(weak.depth, 1);
+    let (full, infos) = search_at(Skill::level(20, 1), &pos, &depth_8);
+    assert_eq!(full.depth, 8);
+    assert!(infos.iter().all(|info| info.multipv == 1));
+}
+
+#[test]
+fn a_level_chooses_the_same_move_for_the_same_seed_and_varies_with_it() {
+    let mut rng = StdRng::seed_from_u64(5);
+    let positions: Vec<Position> = (0..30).map(|_| random_position(&mut rng)).collect();
+    let moves = |seed| -> Vec<Option<Move>> {
+        positions
+            .iter()
+            .map(|pos| {
+                search_at(Skill::level(0, seed), pos, &Limits::default())
+                    .0
+                    .best
+            })
+            .collect()
+    };
+    assert_eq!(moves(1), moves(1));
+    assert_ne!(moves(1), moves(2));
+}
+
+#[test]
+fn the_weakest_level_still_mates_in_one() {
+    for &(_, text) in MATES.iter().filter(|(plies, _)| *plies == 1) {
+        let pos = sfen(text);
+        for seed in 0..8 {
+            // It may pick a longer mate among its candidates, never a move that lets go.
+            let (r, _) = search_at(Skill::level(0, seed), &pos, &Limits::default());
+            let best = r.best.expect("a move");
+            let Score::Mate(plies @ 1..) = r.score else {
+                panic!("{text} seed {seed}: {r:?}");
+            };
+            assert!(
+                loses_within(&pos.after(best), plies as u32 - 1, false),
+                "{text} seed {seed}: {best}"
+            );
+        }
+    }
+}
+
+#[test]
+fn a_weakened_infinite_search_waits_for_stop() {
+    let control = std::sync::Arc::new(SearchControl::default());
+    let thread_control = control.clone();
+    let done = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let flag = done.clone();
+    let handle = std::thread::spawn(move || {
+        let limits = Limits {
+            infinite: true,
+            ..Limits::default()
+        };
+        let r = search_controlled(
+            Skill::level(0, 1),
+            &Position::startpos(),
+            &limits,
+            &thread_control,
+        );
+        flag.store(true, Relaxed);
+        r.0
+    });
+    std::thread::sleep(std::time::Duration::from_millis(50));
+    // Level 0 is done with depth 1 at once, but bestmove waits for stop.
+    assert!(!done.load(Relaxed), "returned before stop");
+    control.stop.store(true, Relaxed);
+    let r = handle.join().unwrap();
+    assert!(Position::startpos().is_legal(r.best.unwrap()));
+}
+
 #[test]
 fn threads_search_in_parallel() {
     let mut s = searcher();

@@ -14,6 +14,7 @@ use super::ordering::{
 };
 use super::params::SearchParams;
 use super::score::*;
+use super::skill::Skill;
 use super::time::{TimeKeeper, budget};
 use super::tt::{Bound, TranspositionTable, TtEntry};
 use super::{
@@ -54,6 +55,8 @@ struct Shared<'a> {
     features: SearchFeatures,
     params: SearchParams,
     multipv: usize,
+    /// Below full strength: the level, whose move is chosen among the MultiPV candidates.
+    skill: Option<Skill>,
     max_plies: Option<u32>,
     /// Stops the helpers when the main thread is done.
     abort: AtomicBool,
@@ -101,13 +104,27 @@ pub fn run(
         on_info(&SearchEvent::Finished(result.clone()));
         return (result, vec![0; thread_memory.len()]);
     }
+    // A weakened level searches at most its node budget, over at least its candidates.
+    let level = opts.skill.params();
+    let capped_limits;
+    let limits = match level {
+        Some(level) => {
+            capped_limits = Limits {
+                nodes: Some(limits.nodes.map_or(level.nodes, |n| n.min(level.nodes))),
+                ..limits.clone()
+            };
+            &capped_limits
+        }
+        None => limits,
+    };
     let shared = Shared {
         tt,
         control,
         limits,
         features: opts.features,
         params: opts.params,
-        multipv: opts.multipv.max(1),
+        multipv: opts.multipv.max(level.map_or(1, |l| l.multipv)).max(1),
+        skill: level.map(|_| opts.skill),
         max_plies: max_plies.filter(|&n| n > 0),
         abort: AtomicBool::new(false),
         nodes: (0..thread_memory.len())
@@ -146,7 +163,12 @@ pub fn run(
         worker.iterate();
         shared.abort.store(true, Relaxed);
         shared.nodes[0].store(worker.nodes, Relaxed);
-        let result = main_result(shared, &worker.root_moves, worker.completed_depth);
+        let result = main_result(
+            shared,
+            &worker.root_moves,
+            &worker.skill_candidates,
+            worker.completed_depth,
+        );
         wait_for_release(limits, control);
         // The answer goes out now; the helpers, told to stop, are only waited for after it.
         if let Some(report) = worker.reporter.as_mut() {
@@ -170,10 +192,27 @@ pub fn run(
     )
 }
 
-/// The search's answer from the main thread's root moves: the best move, the reply expected
-/// (from the principal variation, else the table).
-fn main_result(shared: &Shared, root_moves: &[RootMove], depth: i32) -> SearchResult {
-    let best = &root_moves[0];
+/// The search's answer from the main thread's root moves: the best move (below full strength,
+/// the level's choice among the candidates of the last completed iteration), the reply
+/// expected (from the principal variation, else the table).
+fn main_result(
+    shared: &Shared,
+    root_moves: &[RootMove],
+    skill_candidates: &[RootMove],
+    depth: i32,
+) -> SearchResult {
+    let best = match shared.skill {
+        // With one candidate there is nothing to choose: the last (even unfinished) iteration's
+        // best, as at full strength.
+        Some(skill) if skill_candidates.len() > 1 => {
+            let scored: Vec<(Move, i32)> = skill_candidates
+                .iter()
+                .map(|rm| (rm.mv, rm.score))
+                .collect();
+            &skill_candidates[skill.pick(&scored, shared.root.key())]
+        }
+        _ => &root_moves[0],
+    };
     let ponder = best.pv.get(1).copied().or_else(|| {
         let after = shared.root.after(best.mv);
         shared
@@ -219,6 +258,9 @@ struct Worker<'a> {
     pv_index: usize,
     best_move_changes: f64,
     root_moves: Vec<RootMove>,
+    /// Below full strength (main thread): the MultiPV lines of the last completed iteration,
+    /// best first, among which the level chooses.
+    skill_candidates: Vec<RootMove>,
     /// Keys and check flags of the game history followed by the search path; the node at
     /// ply p is at `root_index + p`.
     keys: Vec<u64>,
@@ -300,6 +342,7 @@ impl<'a> Worker<'a> {
                     pv: vec![mv],
                 })
                 .collect(),
+            skill_candidates: Vec::new(),
             keys,
             checks,
             root_index,
@@ -399,6 +442,9 @@ impl<'a> Worker<'a> {
             if self.id != 0 {
                 continue;
             }
+            if self.shared.skill.is_some() {
+                self.skill_candidates = self.root_moves[..multipv].to_vec();
+            }
             self.report(depth, multipv, ScoreBound::Exact);
             last_reported = self.root_moves[0].mv;
             if self.finished_after_iteration(depth) {
@@ -410,7 +456,13 @@ impl<'a> Worker<'a> {
                 break;
             }
         }
-        if self.id == 0 && self.root_moves[0].mv != last_reported && self.completed_depth > 0 {
+        // (A weakened level choosing among candidates plays from the last completed iteration.)
+        let plays_root_best = self.shared.skill.is_none() || multipv == 1;
+        if self.id == 0
+            && plays_root_best
+            && self.root_moves[0].mv != last_reported
+            && self.completed_depth > 0
+        {
             // An interrupted iteration found a better move: say so before bestmove.
             self.report(self.completed_depth, 1, ScoreBound::Exact);
         }

@@ -5,7 +5,8 @@ use std::fmt;
 use std::time::Duration;
 
 use crate::book::{DEFAULT_MAX_PLY, MoveChoice};
-use crate::search::{SearchFeatures, SearchOptions, SearchParams};
+use crate::search::skill::{self, MAX_LEVEL};
+use crate::search::{SearchFeatures, SearchOptions, SearchParams, Skill};
 
 use super::command::quoted;
 
@@ -28,6 +29,15 @@ pub enum Setting {
     /// Draw after this many plies; `None` = no limit.
     MaxPly(Option<u32>),
     MoveOverhead(Duration),
+    /// `Skill_Level` 0–20 (20: full strength).
+    SkillLevel(u32),
+    /// `USI_LimitStrength`: play at `USI_Elo` rather than at `Skill_Level`.
+    LimitStrength(bool),
+    /// `USI_Elo`, within the calibrated range.
+    Elo(i32),
+    /// `Skill_Seed` (hidden): the seed of a weakened level's random choices; `None` (0) = the
+    /// one drawn when the engine started.
+    SkillSeed(Option<u64>),
     /// A search parameter (`search::SearchParams`), by its name: hidden options for tuners,
     /// not listed by `usi`.
     SearchParam(&'static str, i32),
@@ -89,12 +99,50 @@ enum Name {
     BookFile,
     BookMaxPly,
     BookMoveChoice,
+    SkillLevel,
+    LimitStrength,
+    UsiElo,
+    SkillSeed,
 }
 
 struct Spec {
     option: Name,
     usi_name: &'static str,
     kind: Kind,
+    /// Not listed by `usi` (for tests and matches), but set like the others.
+    hidden: bool,
+}
+
+/// The strength options together, as the session holds them: which [`Skill`] they ask for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Strength {
+    pub level: u32,
+    pub limit_strength: bool,
+    pub elo: i32,
+    /// The seed of the weakened levels' choices.
+    pub seed: u64,
+}
+
+impl Strength {
+    /// The options' defaults (full strength), choosing with `seed`.
+    pub fn new(seed: u64) -> Strength {
+        Strength {
+            level: MAX_LEVEL,
+            limit_strength: false,
+            elo: skill::elo_range().0,
+            seed,
+        }
+    }
+
+    /// `USI_LimitStrength` makes `USI_Elo` choose the level (as in Stockfish), else
+    /// `Skill_Level` does.
+    pub fn skill(&self) -> Skill {
+        if self.limit_strength {
+            Skill::from_elo(self.elo, self.seed)
+        } else {
+            Skill::level(self.level, self.seed)
+        }
+    }
 }
 
 /// The option table, its defaults taken from the search's own defaults so the two agree.
@@ -126,7 +174,9 @@ impl UsiOptions {
             option,
             usi_name,
             kind,
+            hidden: false,
         };
+        let (lowest_elo, highest_elo) = skill::elo_range();
         UsiOptions {
             specs: vec![
                 spec(Name::Hash, "USI_Hash", spin(defaults.hash_mb, 1, 65536)),
@@ -164,6 +214,28 @@ impl UsiOptions {
                         vars: &CHOICES,
                     },
                 ),
+                spec(
+                    Name::SkillLevel,
+                    "Skill_Level",
+                    spin(MAX_LEVEL as usize, 0, MAX_LEVEL as i64),
+                ),
+                spec(
+                    Name::LimitStrength,
+                    "USI_LimitStrength",
+                    Kind::Check { default: false },
+                ),
+                spec(
+                    Name::UsiElo,
+                    "USI_Elo",
+                    // The weakest by default, as in Stockfish: switching USI_LimitStrength on
+                    // alone gives the easiest opponent.
+                    spin(lowest_elo as usize, lowest_elo as i64, highest_elo as i64),
+                ),
+                Spec {
+                    hidden: true,
+                    // 0: the seed drawn when the engine started.
+                    ..spec(Name::SkillSeed, "Skill_Seed", spin(0, 0, u32::MAX as i64))
+                },
             ],
         }
     }
@@ -172,6 +244,7 @@ impl UsiOptions {
     pub fn usi_lines(&self) -> Vec<String> {
         self.specs
             .iter()
+            .filter(|spec| !spec.hidden)
             .map(|spec| {
                 let kind = match spec.kind {
                     Kind::Spin { default, min, max } => {
@@ -221,6 +294,9 @@ impl UsiOptions {
                     Name::MultiPv => Setting::MultiPv(int(n)),
                     Name::MaxPly => Setting::MaxPly((n > 0).then_some(n as u32)),
                     Name::BookMaxPly => Setting::BookMaxPly(n as u32),
+                    Name::SkillLevel => Setting::SkillLevel(n as u32),
+                    Name::UsiElo => Setting::Elo(n as i32),
+                    Name::SkillSeed => Setting::SkillSeed((n > 0).then_some(n as u64)),
                     _ => Setting::MoveOverhead(Duration::from_millis(n as u64)),
                 }
             }
@@ -237,6 +313,7 @@ impl UsiOptions {
                 };
                 match option {
                     Name::OwnBook => Setting::OwnBook(on),
+                    Name::LimitStrength => Setting::LimitStrength(on),
                     _ => Setting::Ponder(on),
                 }
             }
@@ -340,6 +417,9 @@ mod tests {
             "BookFile",
             "BookMaxPly",
             "BookMoveChoice",
+            "Skill_Level",
+            "USI_LimitStrength",
+            "USI_Elo",
         ] {
             assert!(
                 lines
@@ -422,6 +502,97 @@ mod tests {
             o.parse("bookmovechoice", Some("Best")),
             Ok(Setting::BookMoveChoice(MoveChoice::Best))
         );
+    }
+
+    #[test]
+    fn strength_options_are_listed_with_the_calibrated_range() {
+        let lines = options().usi_lines();
+        let (low, high) = skill::elo_range();
+        for line in [
+            "option name Skill_Level type spin default 20 min 0 max 20".to_string(),
+            "option name USI_LimitStrength type check default false".to_string(),
+            format!("option name USI_Elo type spin default {low} min {low} max {high}"),
+        ] {
+            assert!(lines.contains(&line), "{line} missing from {lines:?}");
+        }
+        assert!(lines.iter().all(|l| !l.contains("Skill_Seed")), "hidden");
+    }
+
+    #[test]
+    fn parses_strength_options() {
+        let o = options();
+        let (low, high) = skill::elo_range();
+        assert_eq!(
+            o.parse("skill_level", Some("0")),
+            Ok(Setting::SkillLevel(0))
+        );
+        assert_eq!(
+            o.parse("Skill_Level", Some("20")),
+            Ok(Setting::SkillLevel(20))
+        );
+        assert_eq!(
+            o.parse("USI_LimitStrength", Some("true")),
+            Ok(Setting::LimitStrength(true))
+        );
+        assert_eq!(
+            o.parse("USI_Elo", Some(&high.to_string())),
+            Ok(Setting::Elo(high))
+        );
+        assert_eq!(
+            o.parse("Skill_Seed", Some("0")),
+            Ok(Setting::SkillSeed(None))
+        );
+        assert_eq!(
+            o.parse("skill_seed", Some("42")),
+            Ok(Setting::SkillSeed(Some(42)))
+        );
+        let err = |name, value: &str| o.parse(name, Some(value)).unwrap_err().0;
+        assert_eq!(
+            err("Skill_Level", "21"),
+            "option Skill_Level must be between 0 and 20, got 21"
+        );
+        assert_eq!(
+            err("USI_Elo", &(low - 1).to_string()),
+            format!(
+                "option USI_Elo must be between {low} and {high}, got {}",
+                low - 1
+            )
+        );
+        assert_eq!(
+            err("USI_LimitStrength", "1"),
+            "option USI_LimitStrength needs 'true' or 'false', got '1'"
+        );
+        assert!(o.parse("Skill_Seed", Some("-1")).is_err());
+    }
+
+    #[test]
+    fn limit_strength_lets_the_elo_choose_the_level() {
+        let (low, high) = skill::elo_range();
+        let strength = Strength::new(9);
+        assert!(strength.skill().is_full(), "full strength by default");
+        let level_5 = Strength {
+            level: 5,
+            ..strength
+        };
+        assert_eq!(level_5.skill(), Skill::level(5, 9));
+        // With USI_LimitStrength, USI_Elo decides whatever Skill_Level says.
+        let limited = Strength {
+            limit_strength: true,
+            ..level_5
+        };
+        assert_eq!(limited.skill(), Skill::from_elo(low, 9));
+        assert_eq!(limited.skill(), Skill::level(0, 9));
+        let top = Strength {
+            elo: high,
+            ..limited
+        };
+        assert!(top.skill().is_full());
+        let middle = Strength {
+            elo: (low + high) / 2,
+            ..limited
+        };
+        let level = middle.skill().level_value();
+        assert!(0.0 < level && level < 20.0, "{level}");
     }
 
     #[test]
