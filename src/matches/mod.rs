@@ -76,29 +76,62 @@ impl GameSummary {
     }
 }
 
-/// What [`chart`] needs of a line of games.txt ([`GameSummary::games_line`]): the game number,
-/// the players (sente, gote) and engine 1's points (engine 1 is sente in odd games). `None`
-/// for a line not of that form. (A name holding " vs " is split at its first; summary.json
-/// has the names exactly.)
-pub fn parse_games_line(line: &str) -> Option<(usize, [String; 2], f64)> {
+/// A line of games.txt ([`GameSummary::games_line`]) read back. (A name holding " vs " is
+/// split at its first; summary.json has the names exactly.)
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct GamesLine<'a> {
+    pub number: usize,
+    /// Sente, gote.
+    pub players: [&'a str; 2],
+    /// `1-0`, `0-1` or `1/2-1/2`, for sente.
+    pub result: &'a str,
+    /// The game as a USI position line.
+    pub position: &'a str,
+}
+
+impl GamesLine<'_> {
+    /// Sente's points: 1, 0 or ½.
+    pub fn sente_points(&self) -> f64 {
+        match self.result {
+            "1-0" => 1.0,
+            "0-1" => 0.0,
+            _ => 0.5,
+        }
+    }
+}
+
+/// Reads a line of games.txt; `None` for a line not of that form.
+pub fn read_games_line(line: &str) -> Option<GamesLine<'_>> {
     let (number, rest) = line.split_once(' ')?;
     let number: usize = number.parse().ok().filter(|n| *n > 0)?;
-    let (players, result) = ["1-0", "0-1", "1/2-1/2"]
+    let (players, result, after) = ["1-0", "0-1", "1/2-1/2"]
         .iter()
-        .filter_map(|r| Some((rest.split_once(&format!(": {r} "))?.0, *r)))
-        .min_by_key(|(players, _)| players.len())?;
+        .filter_map(|r| {
+            let (players, after) = rest.split_once(&format!(": {r} "))?;
+            Some((players, *r, after))
+        })
+        .min_by_key(|(players, _, _)| players.len())?;
     let (sente, gote) = players.split_once(" vs ")?;
-    let sente_points = match result {
-        "1-0" => 1.0,
-        "0-1" => 0.0,
-        _ => 0.5,
-    };
-    let points = if number % 2 == 1 {
+    let (_termination, position) = after.split_once("; ")?;
+    Some(GamesLine {
+        number,
+        players: [sente, gote],
+        result,
+        position: position.trim_end(),
+    })
+}
+
+/// What [`chart`] needs of a line of games.txt: the game number, the players (sente, gote)
+/// and engine 1's points (engine 1 is sente in odd games).
+pub fn parse_games_line(line: &str) -> Option<(usize, [String; 2], f64)> {
+    let g = read_games_line(line)?;
+    let sente_points = g.sente_points();
+    let points = if g.number % 2 == 1 {
         sente_points
     } else {
         1.0 - sente_points
     };
-    Some((number, [sente.to_string(), gote.to_string()], points))
+    Some((g.number, g.players.map(str::to_string), points))
 }
 
 #[derive(Clone, Debug, Serialize)]
@@ -716,5 +749,11 @@ mod tests {
         assert_eq!(names, ["Engine A 1.0".to_string(), "z".to_string()]);
         assert_eq!(parse_games_line("x a vs b: 1-0 c; d"), None);
         assert_eq!(parse_games_line("1 a vs b: 2-0 c; d"), None);
+        let line = game.games_line();
+        let read = read_games_line(&line).unwrap();
+        assert_eq!(read.position, "position startpos moves 2e2d");
+        assert_eq!((read.result, read.sente_points()), ("1-0", 1.0));
+        // A line without its position part is not a games.txt line.
+        assert_eq!(read_games_line("1 a vs b: 1-0 checkmate"), None);
     }
 }

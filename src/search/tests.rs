@@ -850,7 +850,12 @@ impl Evaluator for RefreshOnly {
 
 #[test]
 fn incremental_wide_network_searches_exactly_as_refreshing_it() {
-    let wide = crate::nn::widen(&crate::nn::default_network(), 256, 5).unwrap();
+    let wide = crate::nn::widen(
+        &crate::nn::load_from_path("weights/gen2.bin").unwrap(),
+        256,
+        5,
+    )
+    .unwrap();
     let ev = crate::nn::NetworkEvaluator::new(wide, "wide").unwrap();
     assert!(ev.quant().is_some());
     for sfen in [

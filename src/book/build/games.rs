@@ -168,24 +168,20 @@ fn record_result(record: &records::Record) -> GameResult {
     }
 }
 
-/// The result named in a `games.txt` line's head (`N A vs B: 1-0 checkmate`): the last of
-/// `1-0`, `0-1`, `1/2-1/2` in it.
-fn games_txt_result(head: &str) -> Option<GameResult> {
-    head.split_whitespace().rev().find_map(|word| match word {
-        "1-0" => Some(GameResult::Win(Color::Sente)),
-        "0-1" => Some(GameResult::Win(Color::Gote)),
-        "1/2-1/2" => Some(GameResult::Draw),
-        _ => None,
-    })
-}
-
-/// One line of a games file: a `games.txt` line of `engine match` (`N A vs B: RESULT
-/// TERMINATION; position …`) or a bare position line, whose result is the rules' verdict on
-/// its last position (unknown if the game is not over).
+/// One line of a games file: a `games.txt` line of `engine match`
+/// ([`crate::matches::read_games_line`] reads it) or a bare position line, whose result is the
+/// rules' verdict on its last position (unknown if the game is not over).
 fn add_games_line(tally: &mut Tally, line: &str, max_ply: u32) -> Result<(), String> {
-    let (head, game_text) = match line.rsplit_once("; ") {
-        Some((head, game)) => (Some(head), game),
-        None => (None, line),
+    let (game_text, result) = match crate::matches::read_games_line(line) {
+        Some(g) => {
+            let result = match g.result {
+                "1-0" => GameResult::Win(Color::Sente),
+                "0-1" => GameResult::Win(Color::Gote),
+                _ => GameResult::Draw,
+            };
+            (g.position, Some(result))
+        }
+        None => (line, None),
     };
     // Engine names may hold `#`, so comments are cut from the game part only.
     let game_text = game_text.split('#').next().unwrap_or("").trim();
@@ -193,7 +189,7 @@ fn add_games_line(tally: &mut Tally, line: &str, max_ply: u32) -> Result<(), Str
         return Ok(());
     }
     let game = records::usi::parse_position(game_text).map_err(|e| e.to_string())?;
-    let result = match head.and_then(games_txt_result) {
+    let result = match result {
         Some(result) => result,
         None => match game.status() {
             crate::shogi::GameStatus::Ongoing => GameResult::Unknown,
