@@ -74,21 +74,21 @@ pub const LEVELS: [LevelParams; MAX_LEVEL as usize + 1] = [
 pub const NOISE_SPREAD_CP: i32 = 100;
 
 /// Elo of the calibrated levels, ascending in both: `USI_Elo` interpolates between them, and
-/// its range is theirs. From `scripts/calibrate-levels.sh` with 300 games a match (the table
-/// and the commands are in `docs/levels.md`): one fit to matches between neighbouring levels
-/// and against full strength at 20 000 nodes a move; the random mover, which lost every game
-/// to every level, is 0.
+/// its range is theirs. From `scripts/calibrate-levels.sh` with 300 games a match and the
+/// embedded network of generation 3 (the table and the commands are in `docs/levels.md`): one
+/// fit to matches between neighbouring levels and against full strength at 20 000 nodes a move;
+/// the random mover, which lost every game to every level, is 0.
 const CALIBRATED_ELO: [(u32, i32); 10] = [
     (0, 729),
-    (3, 942),
-    (6, 1001),
-    (9, 1174),
-    (12, 1492),
-    (15, 1819),
-    (17, 1985),
-    (18, 2227),
-    (19, 2290),
-    (20, 2378),
+    (3, 876),
+    (6, 921),
+    (9, 1090),
+    (12, 1378),
+    (15, 1648),
+    (17, 1805),
+    (18, 2007),
+    (19, 2107),
+    (20, 2158),
 ];
 
 /// The lowest and highest `USI_Elo`.
