@@ -107,6 +107,15 @@ impl Engine {
         lines
     }
 
+    /// For 300 ms after a `go` that must wait (infinite, ponder), no `bestmove` comes.
+    fn assert_no_bestmove_yet(&self, waiting_for: &str) {
+        let during = self.lines_for(Duration::from_millis(300));
+        assert!(
+            during.iter().all(|l| !l.starts_with("bestmove")),
+            "bestmove before {waiting_for}: {during:?}"
+        );
+    }
+
     /// `isready` is answered by `readyok`, after at most some `info string` notes (what is set
     /// up), and nothing else came first.
     fn assert_ready(&mut self) {
@@ -379,11 +388,7 @@ fn stop_ends_an_infinite_search_promptly() {
     let root = Position::startpos();
     engine.send("position startpos");
     engine.send("go infinite");
-    let during = engine.lines_for(Duration::from_millis(300));
-    assert!(
-        during.iter().all(|l| !l.starts_with("bestmove")),
-        "bestmove before stop: {during:?}"
-    );
+    engine.assert_no_bestmove_yet("stop");
     // Commands are still read while it searches.
     engine.assert_ready();
     let sent = Instant::now();
@@ -410,11 +415,7 @@ fn ponder_then_ponderhit_gives_the_move() {
     engine.send("setoption name USI_Ponder value true");
     engine.send("position startpos moves 5d5c");
     engine.send("go ponder btime 100 wtime 100 byoyomi 100");
-    let during = engine.lines_for(Duration::from_millis(300));
-    assert!(
-        during.iter().all(|l| !l.starts_with("bestmove")),
-        "bestmove while pondering: {during:?}"
-    );
+    engine.assert_no_bestmove_yet("ponderhit");
     engine.send("ponderhit");
     let lines = engine.lines_until(|l| l.starts_with("bestmove"));
     check_bestmove(&root, lines.last().unwrap());
@@ -983,11 +984,7 @@ fn weakened_levels_answer_at_once_and_infinite_still_waits_for_stop() {
     assert!(lines.iter().any(|l| l.contains(" multipv 2 ")), "{lines:?}");
     // `go infinite` searches the budget, then waits for stop all the same.
     engine.send("go infinite");
-    let during = engine.lines_for(Duration::from_millis(300));
-    assert!(
-        during.iter().all(|l| !l.starts_with("bestmove")),
-        "bestmove before stop: {during:?}"
-    );
+    engine.assert_no_bestmove_yet("stop");
     engine.send("stop");
     let lines = engine.lines_until(|l| l.starts_with("bestmove"));
     check_bestmove(&root, lines.last().unwrap());
