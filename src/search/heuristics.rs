@@ -2,7 +2,7 @@
 //! counter-moves. Kept between searches (cleared on `usinewgame`), never shared between threads.
 
 use super::score::MAX_PLY;
-use crate::shogi::{Color, Move, Piece, PieceKind, Square};
+use crate::shogi::{Color, Move, Piece, PieceKind, Position, Square};
 
 /// Continuation history is indexed by (piece, destination) of the previous move and of the
 /// move scored: a drop and a board move of the same piece to the same square share an entry,
@@ -35,7 +35,38 @@ fn slot(mv: Move) -> usize {
     (mv.raw() as usize) & (MOVE_SLOTS - 1)
 }
 
+/// Entries of each correction-history table, per side to move.
+const CORRECTION_SLOTS: usize = 16_384;
+/// Correction entries are kept in 1/CORRECTION_GRAIN of a centipawn...
+const CORRECTION_GRAIN: i32 = 32;
+/// ...and never correct by more than this many centipawns.
+const CORRECTION_MAX_CP: i32 = 400;
+
+/// The key of the slowly changing part of a position that static evaluations tend to misjudge
+/// alike: both hands and both sides' pawns.
+#[inline(always)]
+pub fn structure_key(pos: &Position) -> u64 {
+    let mut hands = 0u64;
+    for color in Color::ALL {
+        for kind in PieceKind::HAND {
+            hands = hands << 3 | u64::from(pos.hand(color).count(kind));
+        }
+    }
+    let pawns = u64::from(pos.pieces_of(Color::Sente, PieceKind::Pawn).0)
+        | u64::from(pos.pieces_of(Color::Gote, PieceKind::Pawn).0) << 25;
+    (pawns ^ hands.rotate_left(50)).wrapping_mul(0x9E37_79B9_7F4A_7C15)
+}
+
+#[inline(always)]
+fn structure_slot(key: u64) -> usize {
+    (key >> 50) as usize % CORRECTION_SLOTS
+}
+
 pub struct Heuristics {
+    /// Static-evaluation correction (a running average of "search result minus static
+    /// evaluation"), keyed by the hands and pawns, and by the previous move.
+    correction_structure: Box<[[i16; CORRECTION_SLOTS]; 2]>,
+    correction_continuation: [[i16; PIECE_SQUARES]; 2],
     butterfly: [[i16; MOVE_SLOTS]; 2],
     /// Two killer moves per ply (quiet moves that caused a cut-off at that ply).
     killers: [[Move; 2]; MAX_PLY + 2],
@@ -48,6 +79,8 @@ pub struct Heuristics {
 impl Heuristics {
     pub fn new() -> Box<Heuristics> {
         Box::new(Heuristics {
+            correction_structure: Box::new([[0; CORRECTION_SLOTS]; 2]),
+            correction_continuation: [[0; PIECE_SQUARES]; 2],
             butterfly: [[0; MOVE_SLOTS]; 2],
             killers: [[Move::NULL; 2]; MAX_PLY + 2],
             counter: [[Move::NULL; MOVE_SLOTS]; 2],
@@ -56,6 +89,8 @@ impl Heuristics {
     }
 
     pub fn clear(&mut self) {
+        self.correction_structure.fill([0; CORRECTION_SLOTS]);
+        self.correction_continuation = [[0; PIECE_SQUARES]; 2];
         self.butterfly = [[0; MOVE_SLOTS]; 2];
         self.killers = [[Move::NULL; 2]; MAX_PLY + 2];
         self.counter = [[Move::NULL; MOVE_SLOTS]; 2];
@@ -99,6 +134,39 @@ impl Heuristics {
             &mut self.continuation[previous * PIECE_SQUARES + current],
             bonus,
         );
+    }
+
+    /// The correction, in centipawns, to add to the static evaluation of a node whose side to
+    /// move is `side`, with structure key `structure` ([`structure_key`]) and previous move
+    /// `previous` (a [`piece_square`], if any).
+    #[inline(always)]
+    pub fn correction(&self, side: Color, structure: u64, previous: Option<usize>) -> i32 {
+        let s = self.correction_structure[side.index()][structure_slot(structure)] as i32;
+        let c = previous.map_or(s, |i| self.correction_continuation[side.index()][i] as i32);
+        (s + c) / (2 * CORRECTION_GRAIN)
+    }
+
+    /// Moves the corrections of this node toward `diff` (search result minus the corrected
+    /// static evaluation, centipawns), the more the deeper the search was.
+    #[inline(always)]
+    pub fn update_correction(
+        &mut self,
+        side: Color,
+        structure: u64,
+        previous: Option<usize>,
+        diff: i32,
+        depth: i32,
+    ) {
+        let limit = CORRECTION_MAX_CP * CORRECTION_GRAIN;
+        let weight = (depth + 1).min(16);
+        let update = |entry: &mut i16| {
+            let target = (*entry as i32 + diff * CORRECTION_GRAIN).clamp(-limit, limit);
+            *entry = ((*entry as i32 * (256 - weight) + target * weight) / 256) as i16;
+        };
+        update(&mut self.correction_structure[side.index()][structure_slot(structure)]);
+        if let Some(i) = previous {
+            update(&mut self.correction_continuation[side.index()][i]);
+        }
     }
 
     /// Records a quiet move that caused a beta cut-off.
@@ -173,5 +241,59 @@ mod tests {
         assert!((-HISTORY_MAX..=-HISTORY_MAX * 9 / 10).contains(&v), "{v}");
         h.clear();
         assert_eq!(h.continuation(previous, piece_square(gold, to)), 0);
+    }
+
+    #[test]
+    fn correction_follows_search_results_within_bounds() {
+        let mut h = Heuristics::new();
+        let pos = Position::startpos();
+        let key = structure_key(&pos);
+        assert_eq!(h.correction(Color::Sente, key, None), 0);
+        // Deep results 100 cp above the evaluation pull the correction toward +100.
+        for _ in 0..200 {
+            let diff = 100 - h.correction(Color::Sente, key, Some(7));
+            h.update_correction(Color::Sente, key, Some(7), diff, 12);
+        }
+        let c = h.correction(Color::Sente, key, Some(7));
+        assert!((90..=100).contains(&c), "{c}");
+        // The other side, and a node sharing only one of the two keys, see less or nothing.
+        assert_eq!(h.correction(Color::Gote, key, Some(7)), 0);
+        let half = h.correction(Color::Sente, key, Some(8));
+        assert!((40..=50).contains(&half), "{half}");
+        // However large the results, the correction stays bounded.
+        for _ in 0..1000 {
+            h.update_correction(Color::Sente, key, None, 30_000, 20);
+        }
+        let c = h.correction(Color::Sente, key, None);
+        assert!(c <= CORRECTION_MAX_CP, "{c}");
+        h.clear();
+        assert_eq!(h.correction(Color::Sente, key, Some(7)), 0);
+    }
+
+    #[test]
+    fn structure_key_sees_hands_and_pawns_only() {
+        let start = Position::startpos();
+        let key = structure_key(&start);
+        // A king move keeps the key; a pawn in hand or a pawn moved changes it.
+        let mut king_moved = start.clone();
+        let king = king_moved.king_square(Color::Sente).unwrap();
+        let piece = king_moved.remove_piece(king).unwrap();
+        let free = (0..Square::COUNT)
+            .map(Square::from_index)
+            .find(|&sq| start.piece_at(sq).is_none())
+            .unwrap();
+        king_moved.put_piece(free, piece);
+        assert_eq!(structure_key(&king_moved), key);
+        let mut in_hand = start.clone();
+        in_hand.set_hand_count(Color::Gote, PieceKind::Pawn, 1);
+        assert_ne!(structure_key(&in_hand), key);
+        let mut pawn_moved = start.clone();
+        let pawn_square = (0..Square::COUNT)
+            .map(Square::from_index)
+            .find(|&sq| start.piece_at(sq) == Some(Piece::new(Color::Sente, PieceKind::Pawn)))
+            .unwrap();
+        pawn_moved.remove_piece(pawn_square);
+        pawn_moved.put_piece(free, Piece::new(Color::Sente, PieceKind::Pawn));
+        assert_ne!(structure_key(&pawn_moved), key);
     }
 }

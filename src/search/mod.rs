@@ -173,11 +173,23 @@ pub struct SearchFeatures {
     pub iir_cut: bool,
     /// Quiet moves with a bad history are pruned near the leaves.
     pub history_pruning: bool,
+    /// The static evaluation is corrected by what searches of similar positions found
+    /// (correction history keyed by hands and pawns, and by the previous move).
+    pub correction_history: bool,
+    /// Late move reductions are one ply deeper when the evaluation is not improving...
+    pub lmr_improving: bool,
+    /// ...and one ply deeper for quiet moves when the TT move is a capture or promotion.
+    pub lmr_tt_tactical: bool,
+    /// ProbCut: a capture whose reduced search beats beta by a margin cuts the node.
+    pub probcut: bool,
+    /// Singular extension's other side: a TT move that is not singular but whose TT score is
+    /// at least beta is searched one ply shallower.
+    pub se_negative: bool,
 }
 
 impl SearchFeatures {
     /// The switches by name, for hidden USI options and experiments.
-    pub const NAMES: [&'static str; 11] = [
+    pub const NAMES: [&'static str; 16] = [
         "null_move",
         "lmr",
         "shallow_pruning",
@@ -189,6 +201,11 @@ impl SearchFeatures {
         "qs_drop_mate1",
         "iir_cut",
         "history_pruning",
+        "correction_history",
+        "lmr_improving",
+        "lmr_tt_tactical",
+        "probcut",
+        "se_negative",
     ];
 
     /// Turns the technique `name` (one of [`Self::NAMES`]) on or off; `false` for an unknown name.
@@ -205,6 +222,11 @@ impl SearchFeatures {
             "qs_drop_mate1" => &mut self.qs_drop_mate1,
             "iir_cut" => &mut self.iir_cut,
             "history_pruning" => &mut self.history_pruning,
+            "correction_history" => &mut self.correction_history,
+            "lmr_improving" => &mut self.lmr_improving,
+            "lmr_tt_tactical" => &mut self.lmr_tt_tactical,
+            "probcut" => &mut self.probcut,
+            "se_negative" => &mut self.se_negative,
             _ => return false,
         };
         *switch = on;
@@ -226,6 +248,11 @@ impl Default for SearchFeatures {
             qs_drop_mate1: true,
             iir_cut: true,
             history_pruning: true,
+            correction_history: true,
+            lmr_improving: false,
+            lmr_tt_tactical: false,
+            probcut: false,
+            se_negative: false,
         }
     }
 }

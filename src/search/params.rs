@@ -107,6 +107,10 @@ search_params! {
     history_prune_max_depth = 3, 0..=20;
     /// ...to quiet moves whose history is below minus this per ply of depth.
     history_prune_margin = 2000, 0..=16384;
+    /// ProbCut (`probcut`): minimum depth...
+    probcut_min_depth = 5, 2..=20;
+    /// ...and how far above beta a capture's reduced search must reach.
+    probcut_margin = 200, 0..=2000;
     /// Late move pruning: applies at depths up to this.
     lmp_max_depth = 8, 0..=20;
     /// Late move pruning: quiet moves allowed are (base + depth²), halved when not improving.

@@ -8,7 +8,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 use std::time::{Duration, Instant};
 
-use super::heuristics::{Heuristics, piece_square};
+use super::heuristics::{Heuristics, piece_square, structure_key};
 use super::ordering::{
     continuation_index, is_quiet, pick_next, score_moves, score_tactical, see_ge, tactical_gain,
 };
@@ -693,6 +693,17 @@ impl<'a> Worker<'a> {
         i32::from(extend && !by_replies)
     }
 
+    /// The continuation index ([`piece_square`]) of the move that led here, if it was one.
+    #[inline(always)]
+    fn previous_piece_square(&self, previous: Move) -> Option<usize> {
+        if previous.is_null() {
+            return None;
+        }
+        self.pos
+            .piece_at(previous.to())
+            .map(|piece| piece_square(piece, previous.to()))
+    }
+
     #[inline(always)]
     fn update_pv(&mut self, ply: usize, mv: Move) {
         let child_len = self.pv_len[ply + 1];
@@ -728,6 +739,8 @@ impl<'a> Worker<'a> {
             let extend = gives_check && self.shared.features.check_extension;
             let new_depth = depth - 1 + self.check_extension(1, extend);
             let mut score;
+            // Whether the child's PV is this move's: only a PV search writes one.
+            let mut pv_searched = first;
             if first {
                 score = -self.search::<true>(-beta, -alpha, new_depth, 1, false);
             } else {
@@ -744,6 +757,7 @@ impl<'a> Worker<'a> {
                 }
                 if score > alpha && score < beta {
                     score = -self.search::<true>(-beta, -alpha, new_depth, 1, false);
+                    pv_searched = true;
                 }
             }
             self.unmake_move(mv, undo);
@@ -752,7 +766,8 @@ impl<'a> Worker<'a> {
             }
             let improved = score > alpha;
             if first || improved {
-                let child_len = self.pv_len[1];
+                // A null-window fail high above beta leaves the move alone in its line.
+                let child_len = if pv_searched { self.pv_len[1] } else { 0 };
                 let rm = &mut self.root_moves[i];
                 rm.score = score;
                 rm.seldepth = self.seldepth;
@@ -805,6 +820,10 @@ impl<'a> Worker<'a> {
         ply: usize,
         cut_node: bool,
     ) -> i32 {
+        if PV {
+            // Before any early return: a parent copies this node's PV whatever it returns.
+            self.pv_len[ply] = 0;
+        }
         // Repetition first, also for nodes about to drop into quiescence.
         let key = self.pos.key();
         let index = self.root_index + ply;
@@ -822,7 +841,6 @@ impl<'a> Worker<'a> {
             return 0;
         }
         if PV {
-            self.pv_len[ply] = 0;
             self.seldepth = self.seldepth.max(ply);
         }
         let in_check = self.pos.in_check();
@@ -877,10 +895,24 @@ impl<'a> Worker<'a> {
             return score;
         }
 
-        let eval = if in_check {
+        let raw_eval = if in_check {
             -INFINITE
         } else {
             tt_hit.map_or_else(|| self.evaluate(), |e| e.eval)
+        };
+        let side = self.pos.side_to_move();
+        let previous = self.current_move[ply - 1];
+        let previous_piece_square = self.previous_piece_square(previous);
+        let structure = if features.correction_history && !in_check {
+            structure_key(&self.pos)
+        } else {
+            0
+        };
+        let eval = if features.correction_history && !in_check {
+            let correction = self.heur.correction(side, structure, previous_piece_square);
+            (raw_eval + correction).clamp(-EVAL_LIMIT, EVAL_LIMIT)
+        } else {
+            raw_eval
         };
         self.static_eval[ply] = eval;
         let improving = !in_check && ply >= 2 && eval > self.static_eval[ply - 2];
@@ -921,6 +953,43 @@ impl<'a> Worker<'a> {
             }
         }
 
+        // ProbCut: a good capture whose reduced search clears beta by a margin cuts the node.
+        if features.probcut
+            && !PV
+            && !in_check
+            && !singular_search
+            && depth >= p.probcut_min_depth
+            && !is_decided(beta)
+        {
+            let probcut_beta = beta + p.probcut_margin;
+            let table_says_no = tt_hit.is_some_and(|e| {
+                e.depth >= depth - 3
+                    && e.bound != Bound::Lower
+                    && from_tt(e.score, ply) < probcut_beta
+            });
+            if !table_says_no
+                && let Some(score) = self.probcut(probcut_beta, depth, ply, cut_node, eval, tt_move)
+            {
+                let window = (probcut_beta - 1, probcut_beta);
+                let mv = self.current_move[ply];
+                store_result(
+                    tt,
+                    key,
+                    ply,
+                    depth - 3,
+                    mv,
+                    score,
+                    window,
+                    false,
+                    Some(raw_eval),
+                );
+                return score;
+            }
+            if self.stopped {
+                return 0;
+            }
+        }
+
         // Without a TT move, a PV node searches a little shallower to find one cheaply.
         if PV && tt_move.is_null() && depth >= p.iid_min_depth {
             depth -= 1;
@@ -944,21 +1013,18 @@ impl<'a> Worker<'a> {
             // A forcing check: few replies, so extending it costs little.
             depth += 1;
         }
-        let side = self.pos.side_to_move();
-        let previous = self.current_move[ply - 1];
         let killers = self.heur.killers(ply);
         let counter = if previous.is_null() {
             Move::NULL
         } else {
             self.heur.counter(side, previous)
         };
-        let continuation = if features.cont_history && !previous.is_null() {
-            self.pos
-                .piece_at(previous.to())
-                .map(|piece| piece_square(piece, previous.to()))
+        let continuation = if features.cont_history {
+            previous_piece_square
         } else {
             None
         };
+        let tt_move_tactical = !tt_move.is_null() && !is_quiet(&self.pos, tt_move);
         let mut scores = [0i32; 256];
         score_moves(
             &self.pos,
@@ -1025,6 +1091,7 @@ impl<'a> Worker<'a> {
                 && features.check_extension
                 && (ply as i32) < p.check_ext_ply_factor * self.root_depth;
             let mut singular = false;
+            let mut negative_extension = 0;
             if features.singular
                 && mv == tt_move
                 && !singular_search
@@ -1053,6 +1120,9 @@ impl<'a> Worker<'a> {
                 } else if singular_beta >= beta {
                     // Multi-cut: another move also beats beta.
                     return singular_beta;
+                } else if features.se_negative && from_tt(e.score, ply) >= beta {
+                    // Not singular, and the TT move is expected to fail high anyway.
+                    negative_extension = 1;
                 }
             }
             // After the singular search, which marks this ply's children for its own moves.
@@ -1062,7 +1132,7 @@ impl<'a> Worker<'a> {
             } else {
                 self.check_extension(ply + 1, extend)
             };
-            let new_depth = depth - 1 + extension;
+            let new_depth = depth - 1 + extension - negative_extension;
             self.current_move[ply] = mv;
             let undo = self.make_move(mv);
             tt.prefetch(self.pos.key());
@@ -1078,6 +1148,8 @@ impl<'a> Worker<'a> {
                 let mut r = self.lmr[(depth as usize).min(63)][move_count.min(63)] as i32;
                 r += i32::from(cut_node);
                 r -= i32::from(PV) + i32::from(in_check);
+                r += i32::from(features.lmr_improving && !improving);
+                r += i32::from(features.lmr_tt_tactical && tt_move_tactical);
                 if order_score >= super::ordering::KILLER_FLOOR {
                     r -= 1;
                 }
@@ -1141,11 +1213,77 @@ impl<'a> Worker<'a> {
             self.heur.record_cutoff(side, ply, best_move, previous);
         }
         if !singular_search {
-            let eval = (!in_check).then_some(eval);
+            if features.correction_history
+                && !in_check
+                && (best_move.is_null() || is_quiet(&self.pos, best_move))
+                && !is_decided(best_score)
+                && !(best_score >= beta && best_score <= eval)
+                && !(best_score <= original_alpha && best_score >= eval)
+            {
+                self.heur.update_correction(
+                    side,
+                    structure,
+                    previous_piece_square,
+                    best_score - eval,
+                    depth,
+                );
+            }
+            let eval = (!in_check).then_some(raw_eval);
             let window = (original_alpha, beta);
             store_result(tt, key, ply, depth, best_move, best_score, window, PV, eval);
         }
         best_score
+    }
+
+    /// ProbCut's captures: the first whose quiescence and then reduced search both reach
+    /// `probcut_beta` gives its score (and is left in `current_move[ply]`).
+    fn probcut(
+        &mut self,
+        probcut_beta: i32,
+        depth: i32,
+        ply: usize,
+        cut_node: bool,
+        eval: i32,
+        tt_move: Move,
+    ) -> Option<i32> {
+        let mut list = MoveList::new();
+        self.pos.generate(GenKind::Tactical, &mut list);
+        let mut scores = [0i32; 256];
+        score_tactical(
+            &self.pos,
+            &list,
+            &mut scores,
+            tt_move,
+            self.heur,
+            &self.shared.params,
+        );
+        let mut next = 0;
+        while let Some(mv) = pick_next(&mut list, &mut scores, next) {
+            next += 1;
+            if !see_ge(&self.pos, mv, probcut_beta - eval) {
+                continue;
+            }
+            self.current_move[ply] = mv;
+            let undo = self.make_move(mv);
+            let mut score = -self.qsearch::<false>(-probcut_beta, -probcut_beta + 1, ply + 1);
+            if score >= probcut_beta && !self.stopped {
+                score = -self.search::<false>(
+                    -probcut_beta,
+                    -probcut_beta + 1,
+                    depth - 4,
+                    ply + 1,
+                    !cut_node,
+                );
+            }
+            self.unmake_move(mv, undo);
+            if self.stopped {
+                return None;
+            }
+            if score >= probcut_beta {
+                return Some(score);
+            }
+        }
+        None
     }
 
     // ---- quiescence ---------------------------------------------------------------------------
@@ -1180,19 +1318,40 @@ impl<'a> Worker<'a> {
         {
             return score;
         }
+        let features = self.shared.features;
+        let raw_eval = if in_check {
+            -INFINITE
+        } else {
+            tt_hit.map_or_else(|| self.evaluate(), |e| e.eval)
+        };
         let stand_pat = if in_check {
             -INFINITE
         } else {
-            let eval = tt_hit.map_or_else(|| self.evaluate(), |e| e.eval);
+            let eval = if features.correction_history {
+                let previous = self.previous_piece_square(self.current_move[ply - 1]);
+                let side = self.pos.side_to_move();
+                let correction = self
+                    .heur
+                    .correction(side, structure_key(&self.pos), previous);
+                (raw_eval + correction).clamp(-EVAL_LIMIT, EVAL_LIMIT)
+            } else {
+                raw_eval
+            };
             if eval >= beta {
                 if tt_hit.is_none() {
-                    tt.store(key, Move::NULL, to_tt(eval, ply), eval, -1, Bound::Lower);
+                    tt.store(
+                        key,
+                        Move::NULL,
+                        to_tt(eval, ply),
+                        raw_eval,
+                        -1,
+                        Bound::Lower,
+                    );
                 }
                 return eval;
             }
             eval
         };
-        let features = self.shared.features;
         if !in_check && (features.qs_mate1 || features.qs_drop_mate1) {
             let mate = if features.qs_mate1 {
                 let mut all = MoveList::new();
@@ -1207,7 +1366,7 @@ impl<'a> Worker<'a> {
                     self.pv_len[ply + 1] = 0;
                     self.update_pv(ply, mv);
                 }
-                tt.store(key, mv, to_tt(score, ply), stand_pat, 0, Bound::Exact);
+                tt.store(key, mv, to_tt(score, ply), raw_eval, 0, Bound::Exact);
                 return score;
             }
         }
@@ -1265,7 +1424,7 @@ impl<'a> Worker<'a> {
                 }
             }
         }
-        let eval = (!in_check).then_some(stand_pat);
+        let eval = (!in_check).then_some(raw_eval);
         let window = (original_alpha, beta);
         store_result(tt, key, ply, 0, best_move, best_score, window, PV, eval);
         best_score
