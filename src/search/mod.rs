@@ -249,9 +249,9 @@ impl Default for SearchFeatures {
             iir_cut: true,
             history_pruning: true,
             correction_history: true,
-            lmr_improving: false,
+            lmr_improving: true,
             lmr_tt_tactical: false,
-            probcut: false,
+            probcut: true,
             se_negative: false,
         }
     }
