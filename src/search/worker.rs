@@ -704,6 +704,14 @@ impl<'a> Worker<'a> {
             .map(|piece| piece_square(piece, previous.to()))
     }
 
+    /// `raw_eval` with the correction history's correction for this node.
+    #[inline(always)]
+    fn corrected_eval(&self, raw_eval: i32, structure: u64, previous: Option<usize>) -> i32 {
+        let side = self.pos.side_to_move();
+        let correction = self.heur.correction(side, structure, previous);
+        (raw_eval + correction).clamp(-EVAL_LIMIT, EVAL_LIMIT)
+    }
+
     #[inline(always)]
     fn update_pv(&mut self, ply: usize, mv: Move) {
         let child_len = self.pv_len[ply + 1];
@@ -909,8 +917,7 @@ impl<'a> Worker<'a> {
             0
         };
         let eval = if features.correction_history && !in_check {
-            let correction = self.heur.correction(side, structure, previous_piece_square);
-            (raw_eval + correction).clamp(-EVAL_LIMIT, EVAL_LIMIT)
+            self.corrected_eval(raw_eval, structure, previous_piece_square)
         } else {
             raw_eval
         };
@@ -1235,17 +1242,9 @@ impl<'a> Worker<'a> {
         best_score
     }
 
-    /// ProbCut's captures: the first whose quiescence and then reduced search both reach
-    /// `probcut_beta` gives its score (and is left in `current_move[ply]`).
-    fn probcut(
-        &mut self,
-        probcut_beta: i32,
-        depth: i32,
-        ply: usize,
-        cut_node: bool,
-        eval: i32,
-        tt_move: Move,
-    ) -> Option<i32> {
+    /// The tactical moves (all evasions in check) with their ordering scores.
+    #[inline(always)]
+    fn tactical_moves(&self, tt_move: Move) -> (MoveList, [i32; 256]) {
         let mut list = MoveList::new();
         self.pos.generate(GenKind::Tactical, &mut list);
         let mut scores = [0i32; 256];
@@ -1257,6 +1256,21 @@ impl<'a> Worker<'a> {
             self.heur,
             &self.shared.params,
         );
+        (list, scores)
+    }
+
+    /// ProbCut's captures: the first whose quiescence and then reduced search both reach
+    /// `probcut_beta` gives its score (and is left in `current_move[ply]`).
+    fn probcut(
+        &mut self,
+        probcut_beta: i32,
+        depth: i32,
+        ply: usize,
+        cut_node: bool,
+        eval: i32,
+        tt_move: Move,
+    ) -> Option<i32> {
+        let (mut list, mut scores) = self.tactical_moves(tt_move);
         let mut next = 0;
         while let Some(mv) = pick_next(&mut list, &mut scores, next) {
             next += 1;
@@ -1329,11 +1343,7 @@ impl<'a> Worker<'a> {
         } else {
             let eval = if features.correction_history {
                 let previous = self.previous_piece_square(self.current_move[ply - 1]);
-                let side = self.pos.side_to_move();
-                let correction = self
-                    .heur
-                    .correction(side, structure_key(&self.pos), previous);
-                (raw_eval + correction).clamp(-EVAL_LIMIT, EVAL_LIMIT)
+                self.corrected_eval(raw_eval, structure_key(&self.pos), previous)
             } else {
                 raw_eval
             };
@@ -1375,20 +1385,10 @@ impl<'a> Worker<'a> {
         let mut best_score = stand_pat;
         let mut best_move = Move::NULL;
 
-        let mut list = MoveList::new();
-        self.pos.generate(GenKind::Tactical, &mut list);
+        let (mut list, mut scores) = self.tactical_moves(tt_move);
         if in_check && list.is_empty() {
             return mated_in(ply);
         }
-        let mut scores = [0i32; 256];
-        score_tactical(
-            &self.pos,
-            &list,
-            &mut scores,
-            tt_move,
-            self.heur,
-            &self.shared.params,
-        );
         let mut next = 0;
         while let Some(mv) = pick_next(&mut list, &mut scores, next) {
             next += 1;
