@@ -24,6 +24,16 @@ fn gravity(entry: &mut i16, bonus: i32) {
     *entry = (value + bonus - value * bonus.abs() / HISTORY_MAX) as i16;
 }
 
+/// Capture history is indexed by the arriving piece and its destination ([`piece_square`]) and
+/// the kind it captures.
+const CAPTURE_SLOTS: usize = PIECE_SQUARES * PieceKind::COUNT;
+
+/// The capture-history index of `piece` arriving on `to` and capturing a `victim`.
+#[inline(always)]
+pub fn capture_index(arrival: usize, victim: PieceKind) -> usize {
+    arrival * PieceKind::COUNT + victim.index()
+}
+
 /// History scores saturate at ±HISTORY_MAX (the "gravity" update keeps them in range).
 pub const HISTORY_MAX: i32 = 16_384;
 
@@ -62,11 +72,33 @@ fn structure_slot(key: u64) -> usize {
     (key >> 50) as usize % CORRECTION_SLOTS
 }
 
+/// What a node's static-evaluation correction is looked up by.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct CorrectionKey {
+    /// [`structure_key`] of the position.
+    pub structure: u64,
+    /// The previous move's [`piece_square`], if there was one.
+    pub previous: Option<usize>,
+    /// The last two moves' [`piece_square`]s together (`earlier * PIECE_SQUARES + previous`),
+    /// when that table is used and both moves exist.
+    pub pair: Option<usize>,
+}
+
+impl CorrectionKey {
+    /// The `pair` index of the move two plies back and the previous move.
+    #[inline(always)]
+    pub fn pair_of(earlier: Option<usize>, previous: Option<usize>) -> Option<usize> {
+        Some(earlier? * PIECE_SQUARES + previous?)
+    }
+}
+
 pub struct Heuristics {
     /// Static-evaluation correction (a running average of "search result minus static
-    /// evaluation"), keyed by the hands and pawns, and by the previous move.
+    /// evaluation"), keyed by the hands and pawns, by the previous move, and by the last two
+    /// moves together.
     correction_structure: Box<[[i16; CORRECTION_SLOTS]; 2]>,
     correction_continuation: [[i16; PIECE_SQUARES]; 2],
+    correction_pair: Box<[i16]>,
     butterfly: [[i16; MOVE_SLOTS]; 2],
     /// Two killer moves per ply (quiet moves that caused a cut-off at that ply).
     killers: [[Move; 2]; MAX_PLY + 2],
@@ -74,6 +106,8 @@ pub struct Heuristics {
     counter: [[Move; MOVE_SLOTS]; 2],
     /// Score of a (piece, destination) given the opponent's previous (piece, destination).
     continuation: Box<[i16]>,
+    /// Score of a capture by (piece, destination, captured kind).
+    capture: Box<[i16; CAPTURE_SLOTS]>,
 }
 
 impl Heuristics {
@@ -81,20 +115,24 @@ impl Heuristics {
         Box::new(Heuristics {
             correction_structure: Box::new([[0; CORRECTION_SLOTS]; 2]),
             correction_continuation: [[0; PIECE_SQUARES]; 2],
+            correction_pair: vec![0; 2 * PIECE_SQUARES * PIECE_SQUARES].into_boxed_slice(),
             butterfly: [[0; MOVE_SLOTS]; 2],
             killers: [[Move::NULL; 2]; MAX_PLY + 2],
             counter: [[Move::NULL; MOVE_SLOTS]; 2],
             continuation: vec![0; PIECE_SQUARES * PIECE_SQUARES].into_boxed_slice(),
+            capture: Box::new([0; CAPTURE_SLOTS]),
         })
     }
 
     pub fn clear(&mut self) {
         self.correction_structure.fill([0; CORRECTION_SLOTS]);
         self.correction_continuation = [[0; PIECE_SQUARES]; 2];
+        self.correction_pair.fill(0);
         self.butterfly = [[0; MOVE_SLOTS]; 2];
         self.killers = [[Move::NULL; 2]; MAX_PLY + 2];
         self.counter = [[Move::NULL; MOVE_SLOTS]; 2];
         self.continuation.fill(0);
+        self.capture.fill(0);
     }
 
     /// Killers are only meaningful within one search.
@@ -136,36 +174,52 @@ impl Heuristics {
         );
     }
 
-    /// The correction, in centipawns, to add to the static evaluation of a node whose side to
-    /// move is `side`, with structure key `structure` ([`structure_key`]) and previous move
-    /// `previous` (a [`piece_square`], if any).
+    /// Capture history of the capture with [`capture_index`] `index`.
     #[inline(always)]
-    pub fn correction(&self, side: Color, structure: u64, previous: Option<usize>) -> i32 {
-        let s = self.correction_structure[side.index()][structure_slot(structure)] as i32;
-        let c = previous.map_or(s, |i| self.correction_continuation[side.index()][i] as i32);
-        (s + c) / (2 * CORRECTION_GRAIN)
+    pub fn capture(&self, index: usize) -> i32 {
+        self.capture[index] as i32
+    }
+
+    #[inline(always)]
+    pub fn update_capture(&mut self, index: usize, bonus: i32) {
+        gravity(&mut self.capture[index], bonus);
+    }
+
+    /// The correction, in centipawns, to add to the static evaluation of a node whose side to
+    /// move is `side`: the average of the entries its key has.
+    #[inline(always)]
+    pub fn correction(&self, side: Color, key: CorrectionKey) -> i32 {
+        let side = side.index();
+        let mut sum = self.correction_structure[side][structure_slot(key.structure)] as i32;
+        let mut tables = 1;
+        if let Some(i) = key.previous {
+            sum += self.correction_continuation[side][i] as i32;
+            tables += 1;
+        }
+        if let Some(i) = key.pair {
+            sum += self.correction_pair[side * PIECE_SQUARES * PIECE_SQUARES + i] as i32;
+            tables += 1;
+        }
+        sum / (tables * CORRECTION_GRAIN)
     }
 
     /// Moves the corrections of this node toward `diff` (search result minus the corrected
     /// static evaluation, centipawns), the more the deeper the search was.
     #[inline(always)]
-    pub fn update_correction(
-        &mut self,
-        side: Color,
-        structure: u64,
-        previous: Option<usize>,
-        diff: i32,
-        depth: i32,
-    ) {
+    pub fn update_correction(&mut self, side: Color, key: CorrectionKey, diff: i32, depth: i32) {
         let limit = CORRECTION_MAX_CP * CORRECTION_GRAIN;
         let weight = (depth + 1).min(16);
         let update = |entry: &mut i16| {
             let target = (*entry as i32 + diff * CORRECTION_GRAIN).clamp(-limit, limit);
             *entry = ((*entry as i32 * (256 - weight) + target * weight) / 256) as i16;
         };
-        update(&mut self.correction_structure[side.index()][structure_slot(structure)]);
-        if let Some(i) = previous {
-            update(&mut self.correction_continuation[side.index()][i]);
+        let side = side.index();
+        update(&mut self.correction_structure[side][structure_slot(key.structure)]);
+        if let Some(i) = key.previous {
+            update(&mut self.correction_continuation[side][i]);
+        }
+        if let Some(i) = key.pair {
+            update(&mut self.correction_pair[side * PIECE_SQUARES * PIECE_SQUARES + i]);
         }
     }
 
@@ -244,30 +298,58 @@ mod tests {
     }
 
     #[test]
+    fn capture_history_keys_on_piece_square_and_victim() {
+        let mut h = Heuristics::new();
+        let rook = Piece::new(Color::Sente, PieceKind::Rook);
+        let to = Square::from_index(12);
+        let takes_gold = capture_index(piece_square(rook, to), PieceKind::Gold);
+        let takes_pawn = capture_index(piece_square(rook, to), PieceKind::Pawn);
+        for _ in 0..100 {
+            h.update_capture(takes_gold, 2400);
+        }
+        let v = h.capture(takes_gold);
+        assert!((HISTORY_MAX * 9 / 10..=HISTORY_MAX).contains(&v), "{v}");
+        assert_eq!(h.capture(takes_pawn), 0);
+        h.update_capture(takes_pawn, -500);
+        assert_eq!(h.capture(takes_pawn), -500);
+        h.clear();
+        assert_eq!(h.capture(takes_gold), 0);
+    }
+
+    #[test]
     fn correction_follows_search_results_within_bounds() {
         let mut h = Heuristics::new();
         let pos = Position::startpos();
-        let key = structure_key(&pos);
-        assert_eq!(h.correction(Color::Sente, key, None), 0);
+        let structure = structure_key(&pos);
+        let key = |previous: Option<usize>, pair: Option<usize>| CorrectionKey {
+            structure,
+            previous,
+            pair,
+        };
+        assert_eq!(h.correction(Color::Sente, key(None, None)), 0);
         // Deep results 100 cp above the evaluation pull the correction toward +100.
         for _ in 0..200 {
-            let diff = 100 - h.correction(Color::Sente, key, Some(7));
-            h.update_correction(Color::Sente, key, Some(7), diff, 12);
+            let diff = 100 - h.correction(Color::Sente, key(Some(7), None));
+            h.update_correction(Color::Sente, key(Some(7), None), diff, 12);
         }
-        let c = h.correction(Color::Sente, key, Some(7));
+        let c = h.correction(Color::Sente, key(Some(7), None));
         assert!((90..=100).contains(&c), "{c}");
         // The other side, and a node sharing only one of the two keys, see less or nothing.
-        assert_eq!(h.correction(Color::Gote, key, Some(7)), 0);
-        let half = h.correction(Color::Sente, key, Some(8));
+        assert_eq!(h.correction(Color::Gote, key(Some(7), None)), 0);
+        let half = h.correction(Color::Sente, key(Some(8), None));
         assert!((40..=50).contains(&half), "{half}");
+        // A third key not yet seen dilutes the correction to two thirds.
+        let pair = CorrectionKey::pair_of(Some(3), Some(7));
+        let third = h.correction(Color::Sente, key(Some(7), pair));
+        assert!((60..=67).contains(&third), "{third}");
         // However large the results, the correction stays bounded.
         for _ in 0..1000 {
-            h.update_correction(Color::Sente, key, None, 30_000, 20);
+            h.update_correction(Color::Sente, key(None, pair), 30_000, 20);
         }
-        let c = h.correction(Color::Sente, key, None);
+        let c = h.correction(Color::Sente, key(None, pair));
         assert!(c <= CORRECTION_MAX_CP, "{c}");
         h.clear();
-        assert_eq!(h.correction(Color::Sente, key, Some(7)), 0);
+        assert_eq!(h.correction(Color::Sente, key(Some(7), pair)), 0);
     }
 
     #[test]

@@ -185,11 +185,15 @@ pub struct SearchFeatures {
     /// Singular extension's other side: a TT move that is not singular but whose TT score is
     /// at least beta is searched one ply shallower.
     pub se_negative: bool,
+    /// A third correction-history table, keyed by the last two moves together.
+    pub correction_pair: bool,
+    /// Capture history (moved piece, destination, captured kind) in the ordering of captures.
+    pub capture_history: bool,
 }
 
 impl SearchFeatures {
     /// The switches by name, for hidden USI options and experiments.
-    pub const NAMES: [&'static str; 16] = [
+    pub const NAMES: [&'static str; 18] = [
         "null_move",
         "lmr",
         "shallow_pruning",
@@ -206,6 +210,8 @@ impl SearchFeatures {
         "lmr_tt_tactical",
         "probcut",
         "se_negative",
+        "correction_pair",
+        "capture_history",
     ];
 
     /// Turns the technique `name` (one of [`Self::NAMES`]) on or off; `false` for an unknown name.
@@ -227,6 +233,8 @@ impl SearchFeatures {
             "lmr_tt_tactical" => &mut self.lmr_tt_tactical,
             "probcut" => &mut self.probcut,
             "se_negative" => &mut self.se_negative,
+            "correction_pair" => &mut self.correction_pair,
+            "capture_history" => &mut self.capture_history,
             _ => return false,
         };
         *switch = on;
@@ -253,6 +261,8 @@ impl Default for SearchFeatures {
             lmr_tt_tactical: false,
             probcut: true,
             se_negative: false,
+            correction_pair: false,
+            capture_history: false,
         }
     }
 }

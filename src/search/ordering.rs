@@ -1,7 +1,7 @@
 //! Move ordering: static exchange evaluation, MVV-LVA and the scores that order a node's moves
 //! (TT move, good captures and promotions, killers, counter-move, history, bad captures).
 
-use super::heuristics::{Heuristics, piece_square};
+use super::heuristics::{Heuristics, capture_index, piece_square};
 use super::params::SearchParams;
 use crate::shogi::{Move, MoveList, Piece, PieceKind, Position};
 
@@ -63,6 +63,30 @@ pub fn arriving_piece(pos: &Position, mv: Move) -> Piece {
 #[inline(always)]
 pub fn continuation_index(pos: &Position, mv: Move) -> usize {
     piece_square(arriving_piece(pos, mv), mv.to())
+}
+
+/// The capture-history index of `mv` (see [`capture_index`]), if it captures.
+#[inline(always)]
+pub fn capture_history_index(pos: &Position, mv: Move) -> Option<usize> {
+    captured(pos, mv).map(|victim| capture_index(continuation_index(pos, mv), victim))
+}
+
+/// What capture history adds to the ordering score of a capture of `victim`, when it is used.
+#[inline(always)]
+fn capture_score(
+    pos: &Position,
+    mv: Move,
+    victim: PieceKind,
+    heur: &Heuristics,
+    params: &SearchParams,
+    capture_history: bool,
+) -> i32 {
+    if capture_history {
+        heur.capture(capture_index(continuation_index(pos, mv), victim))
+            / params.capture_history_divisor
+    } else {
+        0
+    }
 }
 
 /// Whether the move is neither a capture nor a promotion.
@@ -128,7 +152,8 @@ pub fn see_ge(pos: &Position, mv: Move, threshold: i32) -> bool {
 }
 
 /// Scores for ordering the moves of a main-search node. `continuation` is the previous move's
-/// continuation-history index, when that history is used: quiet moves then add its score.
+/// continuation-history index, when that history is used: quiet moves then add its score;
+/// with `capture_history`, captures add theirs.
 #[allow(clippy::too_many_arguments)]
 pub fn score_moves(
     pos: &Position,
@@ -140,6 +165,7 @@ pub fn score_moves(
     continuation: Option<usize>,
     heur: &Heuristics,
     params: &SearchParams,
+    capture_history: bool,
 ) {
     let side = pos.side_to_move();
     for (i, &mv) in list.iter().enumerate() {
@@ -147,7 +173,8 @@ pub fn score_moves(
             TT_MOVE
         } else if let Some(victim) = captured(pos, mv) {
             let attacker = moved_kind(pos, mv);
-            let mvv_lva = params.mvv_lva(victim.value(), attacker.value());
+            let mvv_lva = params.mvv_lva(victim.value(), attacker.value())
+                + capture_score(pos, mv, victim, heur, params, capture_history);
             if attacker.value() <= victim.value() || see_ge(pos, mv, 0) {
                 GOOD_TACTICAL + mvv_lva
             } else {
@@ -168,7 +195,8 @@ pub fn score_moves(
     }
 }
 
-/// Scores for quiescence: captures by MVV-LVA, then promotions; evasions by history.
+/// Scores for quiescence: captures by MVV-LVA (and capture history, with `capture_history`),
+/// then promotions; evasions by history.
 pub fn score_tactical(
     pos: &Position,
     list: &MoveList,
@@ -176,13 +204,16 @@ pub fn score_tactical(
     tt_move: Move,
     heur: &Heuristics,
     params: &SearchParams,
+    capture_history: bool,
 ) {
     let side = pos.side_to_move();
     for (i, &mv) in list.iter().enumerate() {
         scores[i] = if mv == tt_move {
             TT_MOVE
         } else if let Some(victim) = captured(pos, mv) {
-            GOOD_TACTICAL + params.mvv_lva(victim.value(), moved_kind(pos, mv).value())
+            GOOD_TACTICAL
+                + params.mvv_lva(victim.value(), moved_kind(pos, mv).value())
+                + capture_score(pos, mv, victim, heur, params, capture_history)
         } else if mv.is_promotion() {
             GOOD_TACTICAL + tactical_gain(pos, mv)
         } else {

@@ -165,6 +165,9 @@ search_params! {
     history_bonus_linear = 32, 0..=1024;
     /// ... at most this.
     history_bonus_max = 2400, 1..=16384;
+    /// Capture history's score in the ordering of captures is divided by this (with
+    /// `capture_history` on): MVV-LVA steps are 16 per centipawn of the victim.
+    capture_history_divisor = 4, 1..=256;
 }
 
 impl Default for SearchParams {

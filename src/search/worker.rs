@@ -8,9 +8,10 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 use std::time::{Duration, Instant};
 
-use super::heuristics::{Heuristics, piece_square, structure_key};
+use super::heuristics::{CorrectionKey, Heuristics, piece_square, structure_key};
 use super::ordering::{
-    continuation_index, is_quiet, pick_next, score_moves, score_tactical, see_ge, tactical_gain,
+    capture_history_index, continuation_index, is_quiet, pick_next, score_moves, score_tactical,
+    see_ge, tactical_gain,
 };
 use super::params::SearchParams;
 use super::score::*;
@@ -271,6 +272,9 @@ struct Worker<'a> {
     rep_filter: Box<[u16; REP_FILTER]>,
     /// The move made at each ply (Move::NULL for a null move), for counter-moves.
     current_move: [Move; MAX_PLY + 2],
+    /// The [`piece_square`] of the move that led to the node at each ply (None after a null
+    /// move and at the root), for the correction history.
+    arrival: [Option<usize>; MAX_PLY + 2],
     static_eval: [i32; MAX_PLY + 2],
     /// Whether the check that led to the node at each ply may be extended there, when the
     /// extension is decided by the number of replies (`check_ext_max_replies`).
@@ -349,6 +353,7 @@ impl<'a> Worker<'a> {
             scan_floor: 0,
             rep_filter,
             current_move: [Move::NULL; MAX_PLY + 2],
+            arrival: [None; MAX_PLY + 2],
             static_eval: [0; MAX_PLY + 2],
             check_ext_candidate: [false; MAX_PLY + 2],
             excluded: [Move::NULL; MAX_PLY + 2],
@@ -704,11 +709,27 @@ impl<'a> Worker<'a> {
             .map(|piece| piece_square(piece, previous.to()))
     }
 
+    /// The correction-history key of the node at `ply` (whose `arrival` is set).
+    #[inline(always)]
+    fn correction_key(&self, ply: usize) -> CorrectionKey {
+        let previous = self.arrival[ply];
+        let pair = if self.shared.features.correction_pair {
+            CorrectionKey::pair_of(self.arrival[ply - 1], previous)
+        } else {
+            None
+        };
+        CorrectionKey {
+            structure: structure_key(&self.pos),
+            previous,
+            pair,
+        }
+    }
+
     /// `raw_eval` with the correction history's correction for this node.
     #[inline(always)]
-    fn corrected_eval(&self, raw_eval: i32, structure: u64, previous: Option<usize>) -> i32 {
+    fn corrected_eval(&self, raw_eval: i32, key: CorrectionKey) -> i32 {
         let side = self.pos.side_to_move();
-        let correction = self.heur.correction(side, structure, previous);
+        let correction = self.heur.correction(side, key);
         (raw_eval + correction).clamp(-EVAL_LIMIT, EVAL_LIMIT)
     }
 
@@ -911,13 +932,14 @@ impl<'a> Worker<'a> {
         let side = self.pos.side_to_move();
         let previous = self.current_move[ply - 1];
         let previous_piece_square = self.previous_piece_square(previous);
-        let structure = if features.correction_history && !in_check {
-            structure_key(&self.pos)
+        self.arrival[ply] = previous_piece_square;
+        let correction_key = if features.correction_history && !in_check {
+            self.correction_key(ply)
         } else {
-            0
+            CorrectionKey::default()
         };
         let eval = if features.correction_history && !in_check {
-            self.corrected_eval(raw_eval, structure, previous_piece_square)
+            self.corrected_eval(raw_eval, correction_key)
         } else {
             raw_eval
         };
@@ -1043,6 +1065,7 @@ impl<'a> Worker<'a> {
             continuation,
             self.heur,
             p,
+            features.capture_history,
         );
 
         let original_alpha = alpha;
@@ -1051,6 +1074,8 @@ impl<'a> Worker<'a> {
         let mut move_count = 0usize;
         let mut quiets_tried = [Move::NULL; 64];
         let mut quiet_count = 0usize;
+        let mut captures_tried = [0usize; 32];
+        let mut capture_count = 0usize;
         let lmp_limit = (p.lmp_base + depth * depth) as usize / if improving { 1 } else { 2 };
         let mut next = 0;
         while let Some(mv) = pick_next(&mut list, &mut scores, next) {
@@ -1196,6 +1221,12 @@ impl<'a> Worker<'a> {
             if quiet && quiet_count < quiets_tried.len() {
                 quiets_tried[quiet_count] = mv;
                 quiet_count += 1;
+            } else if features.capture_history
+                && capture_count < captures_tried.len()
+                && let Some(i) = capture_history_index(&self.pos, mv)
+            {
+                captures_tried[capture_count] = i;
+                capture_count += 1;
             }
         }
 
@@ -1219,6 +1250,15 @@ impl<'a> Worker<'a> {
             }
             self.heur.record_cutoff(side, ply, best_move, previous);
         }
+        if best_score >= beta && features.capture_history {
+            let bonus = p.history_bonus(depth);
+            if let Some(i) = capture_history_index(&self.pos, best_move) {
+                self.heur.update_capture(i, bonus);
+            }
+            for &i in &captures_tried[..capture_count] {
+                self.heur.update_capture(i, -bonus);
+            }
+        }
         if !singular_search {
             if features.correction_history
                 && !in_check
@@ -1227,13 +1267,8 @@ impl<'a> Worker<'a> {
                 && !(best_score >= beta && best_score <= eval)
                 && !(best_score <= original_alpha && best_score >= eval)
             {
-                self.heur.update_correction(
-                    side,
-                    structure,
-                    previous_piece_square,
-                    best_score - eval,
-                    depth,
-                );
+                self.heur
+                    .update_correction(side, correction_key, best_score - eval, depth);
             }
             let eval = (!in_check).then_some(raw_eval);
             let window = (original_alpha, beta);
@@ -1255,6 +1290,7 @@ impl<'a> Worker<'a> {
             tt_move,
             self.heur,
             &self.shared.params,
+            self.shared.features.capture_history,
         );
         (list, scores)
     }
@@ -1333,6 +1369,7 @@ impl<'a> Worker<'a> {
             return score;
         }
         let features = self.shared.features;
+        self.arrival[ply] = self.previous_piece_square(self.current_move[ply - 1]);
         let raw_eval = if in_check {
             -INFINITE
         } else {
@@ -1342,8 +1379,7 @@ impl<'a> Worker<'a> {
             -INFINITE
         } else {
             let eval = if features.correction_history {
-                let previous = self.previous_piece_square(self.current_move[ply - 1]);
-                self.corrected_eval(raw_eval, structure_key(&self.pos), previous)
+                self.corrected_eval(raw_eval, self.correction_key(ply))
             } else {
                 raw_eval
             };
