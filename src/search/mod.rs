@@ -252,7 +252,7 @@ impl Default for SearchFeatures {
             qs_mate1: false,
             reduce_losing_checks: true,
             singular: true,
-            cont_history: false,
+            cont_history: true,
             qs_drop_mate1: true,
             iir_cut: true,
             history_pruning: true,
