@@ -72,6 +72,12 @@ fn structure_slot(key: u64) -> usize {
     (key >> 50) as usize % CORRECTION_SLOTS
 }
 
+/// The entry of `correction_pair` for `side` (an index) and a [`CorrectionKey::pair`].
+#[inline(always)]
+fn pair_slot(side: usize, pair: usize) -> usize {
+    side * PIECE_SQUARES * PIECE_SQUARES + pair
+}
+
 /// What a node's static-evaluation correction is looked up by.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct CorrectionKey {
@@ -197,7 +203,7 @@ impl Heuristics {
             tables += 1;
         }
         if let Some(i) = key.pair {
-            sum += self.correction_pair[side * PIECE_SQUARES * PIECE_SQUARES + i] as i32;
+            sum += self.correction_pair[pair_slot(side, i)] as i32;
             tables += 1;
         }
         sum / (tables * CORRECTION_GRAIN)
@@ -219,7 +225,7 @@ impl Heuristics {
             update(&mut self.correction_continuation[side][i]);
         }
         if let Some(i) = key.pair {
-            update(&mut self.correction_pair[side * PIECE_SQUARES * PIECE_SQUARES + i]);
+            update(&mut self.correction_pair[pair_slot(side, i)]);
         }
     }
 

@@ -933,15 +933,11 @@ impl<'a> Worker<'a> {
         let previous = self.current_move[ply - 1];
         let previous_piece_square = self.previous_piece_square(previous);
         self.arrival[ply] = previous_piece_square;
-        let correction_key = if features.correction_history && !in_check {
-            self.correction_key(ply)
+        let (correction_key, eval) = if features.correction_history && !in_check {
+            let key = self.correction_key(ply);
+            (key, self.corrected_eval(raw_eval, key))
         } else {
-            CorrectionKey::default()
-        };
-        let eval = if features.correction_history && !in_check {
-            self.corrected_eval(raw_eval, correction_key)
-        } else {
-            raw_eval
+            (CorrectionKey::default(), raw_eval)
         };
         self.static_eval[ply] = eval;
         let improving = !in_check && ply >= 2 && eval > self.static_eval[ply - 2];
