@@ -9,6 +9,9 @@ use crate::shogi::{Color, Move, Piece, PieceKind, Position, Square};
 /// which is what makes it fit a drop game.
 const PIECE_SQUARES: usize = 2 * PieceKind::COUNT * Square::COUNT;
 
+/// Continuation tables: one keyed by the move one ply back, one by the move two plies back.
+pub const CONTINUATION_PLIES: usize = 2;
+
 /// The continuation-history index of `piece` arriving on `to` (dropped, moved or promoted).
 #[inline(always)]
 pub fn piece_square(piece: Piece, to: Square) -> usize {
@@ -110,8 +113,10 @@ pub struct Heuristics {
     killers: [[Move; 2]; MAX_PLY + 2],
     /// The quiet reply that refuted a given move of the opponent, per side to move.
     counter: [[Move; MOVE_SLOTS]; 2],
-    /// Score of a (piece, destination) given the opponent's previous (piece, destination).
-    continuation: Box<[i16]>,
+    /// Score of a (piece, destination) given the (piece, destination) of the move one ply
+    /// back (the opponent's previous move) and, in the second table, two plies back (the
+    /// side's own move before it: "follow-up" history).
+    continuation: [Box<[i16]>; CONTINUATION_PLIES],
     /// Score of a capture by (piece, destination, captured kind).
     capture: Box<[i16; CAPTURE_SLOTS]>,
 }
@@ -125,7 +130,9 @@ impl Heuristics {
             butterfly: [[0; MOVE_SLOTS]; 2],
             killers: [[Move::NULL; 2]; MAX_PLY + 2],
             counter: [[Move::NULL; MOVE_SLOTS]; 2],
-            continuation: vec![0; PIECE_SQUARES * PIECE_SQUARES].into_boxed_slice(),
+            continuation: std::array::from_fn(|_| {
+                vec![0; PIECE_SQUARES * PIECE_SQUARES].into_boxed_slice()
+            }),
             capture: Box::new([0; CAPTURE_SLOTS]),
         })
     }
@@ -137,7 +144,9 @@ impl Heuristics {
         self.butterfly = [[0; MOVE_SLOTS]; 2];
         self.killers = [[Move::NULL; 2]; MAX_PLY + 2];
         self.counter = [[Move::NULL; MOVE_SLOTS]; 2];
-        self.continuation.fill(0);
+        for table in &mut self.continuation {
+            table.fill(0);
+        }
         self.capture.fill(0);
     }
 
@@ -166,16 +175,17 @@ impl Heuristics {
         gravity(&mut self.butterfly[side.index()][slot(mv)], bonus);
     }
 
-    /// Continuation history of `current` after `previous` (both from [`piece_square`]).
+    /// Continuation history of `current` after `earlier`, the move `back + 1` plies before
+    /// it (both from [`piece_square`]; `back` below [`CONTINUATION_PLIES`]).
     #[inline(always)]
-    pub fn continuation(&self, previous: usize, current: usize) -> i32 {
-        self.continuation[previous * PIECE_SQUARES + current] as i32
+    pub fn continuation(&self, back: usize, earlier: usize, current: usize) -> i32 {
+        self.continuation[back][earlier * PIECE_SQUARES + current] as i32
     }
 
     #[inline(always)]
-    pub fn update_continuation(&mut self, previous: usize, current: usize, bonus: i32) {
+    pub fn update_continuation(&mut self, back: usize, earlier: usize, current: usize, bonus: i32) {
         gravity(
-            &mut self.continuation[previous * PIECE_SQUARES + current],
+            &mut self.continuation[back][earlier * PIECE_SQUARES + current],
             bonus,
         );
     }
@@ -284,23 +294,27 @@ mod tests {
             }
         }
         assert_eq!(seen.len(), PIECE_SQUARES);
-        h.update_continuation(previous, piece_square(gold, to), 1000);
-        assert_eq!(h.continuation(previous, piece_square(gold, to)), 1000);
+        h.update_continuation(0, previous, piece_square(gold, to), 1000);
+        assert_eq!(h.continuation(0, previous, piece_square(gold, to)), 1000);
+        // The table two plies back is another table.
+        assert_eq!(h.continuation(1, previous, piece_square(gold, to)), 0);
         // Another square, another piece or another previous move are other entries.
         assert_eq!(
-            h.continuation(previous, piece_square(gold, Square::new(3, 3))),
+            h.continuation(0, previous, piece_square(gold, Square::new(3, 3))),
             0
         );
         let silver = Piece::new(Color::Sente, PieceKind::Silver);
-        assert_eq!(h.continuation(previous, piece_square(silver, to)), 0);
-        assert_eq!(h.continuation(previous + 1, piece_square(gold, to)), 0);
+        assert_eq!(h.continuation(0, previous, piece_square(silver, to)), 0);
+        assert_eq!(h.continuation(0, previous + 1, piece_square(gold, to)), 0);
         for _ in 0..1000 {
-            h.update_continuation(previous, piece_square(gold, to), -2400);
+            h.update_continuation(0, previous, piece_square(gold, to), -2400);
         }
-        let v = h.continuation(previous, piece_square(gold, to));
+        let v = h.continuation(0, previous, piece_square(gold, to));
         assert!((-HISTORY_MAX..=-HISTORY_MAX * 9 / 10).contains(&v), "{v}");
+        h.update_continuation(1, previous, piece_square(gold, to), 700);
         h.clear();
-        assert_eq!(h.continuation(previous, piece_square(gold, to)), 0);
+        assert_eq!(h.continuation(0, previous, piece_square(gold, to)), 0);
+        assert_eq!(h.continuation(1, previous, piece_square(gold, to)), 0);
     }
 
     #[test]

@@ -189,11 +189,22 @@ pub struct SearchFeatures {
     pub correction_pair: bool,
     /// Capture history (moved piece, destination, captured kind) in the ordering of captures.
     pub capture_history: bool,
+    /// Follow-up history: continuation history keyed by the side's own move two plies back,
+    /// beside `cont_history`'s table of the opponent's previous move.
+    pub follow_up_history: bool,
+    /// Late root moves are reduced by the main search's table (ln depth · ln number) instead
+    /// of one ply.
+    pub root_lmr_table: bool,
+    /// Quiet checks that pass SEE are reduced too, one ply less than other quiet moves.
+    pub lmr_safe_checks: bool,
+    /// Only a repetition cycle closed inside the search tree is projected to 千日手; one that
+    /// returns to a position of the game before the root counts at its real fourth occurrence.
+    pub in_tree_repetition: bool,
 }
 
 impl SearchFeatures {
     /// The switches by name, for hidden USI options and experiments.
-    pub const NAMES: [&'static str; 18] = [
+    pub const NAMES: [&'static str; 22] = [
         "null_move",
         "lmr",
         "shallow_pruning",
@@ -212,6 +223,10 @@ impl SearchFeatures {
         "se_negative",
         "correction_pair",
         "capture_history",
+        "follow_up_history",
+        "root_lmr_table",
+        "lmr_safe_checks",
+        "in_tree_repetition",
     ];
 
     /// Turns the technique `name` (one of [`Self::NAMES`]) on or off; `false` for an unknown name.
@@ -235,6 +250,10 @@ impl SearchFeatures {
             "se_negative" => &mut self.se_negative,
             "correction_pair" => &mut self.correction_pair,
             "capture_history" => &mut self.capture_history,
+            "follow_up_history" => &mut self.follow_up_history,
+            "root_lmr_table" => &mut self.root_lmr_table,
+            "lmr_safe_checks" => &mut self.lmr_safe_checks,
+            "in_tree_repetition" => &mut self.in_tree_repetition,
             _ => return false,
         };
         *switch = on;
@@ -263,6 +282,10 @@ impl Default for SearchFeatures {
             se_negative: false,
             correction_pair: false,
             capture_history: false,
+            follow_up_history: false,
+            root_lmr_table: false,
+            lmr_safe_checks: false,
+            in_tree_repetition: true,
         }
     }
 }

@@ -1,7 +1,7 @@
 //! Move ordering: static exchange evaluation, MVV-LVA and the scores that order a node's moves
 //! (TT move, good captures and promotions, killers, counter-move, history, bad captures).
 
-use super::heuristics::{Heuristics, capture_index, piece_square};
+use super::heuristics::{CONTINUATION_PLIES, Heuristics, capture_index, piece_square};
 use super::params::SearchParams;
 use crate::shogi::{Move, MoveList, Piece, PieceKind, Position};
 
@@ -151,8 +151,9 @@ pub fn see_ge(pos: &Position, mv: Move, threshold: i32) -> bool {
     res
 }
 
-/// Scores for ordering the moves of a main-search node. `continuation` is the previous move's
-/// continuation-history index, when that history is used: quiet moves then add its score;
+/// Scores for ordering the moves of a main-search node. `continuation` holds the
+/// continuation-history indices of the moves one and two plies back, where those tables are
+/// used: quiet moves then add their scores;
 /// with `capture_history`, captures add theirs.
 #[allow(clippy::too_many_arguments)]
 pub fn score_moves(
@@ -162,7 +163,7 @@ pub fn score_moves(
     tt_move: Move,
     killers: [Move; 2],
     counter: Move,
-    continuation: Option<usize>,
+    continuation: [Option<usize>; CONTINUATION_PLIES],
     heur: &Heuristics,
     params: &SearchParams,
     capture_history: bool,
@@ -189,8 +190,14 @@ pub fn score_moves(
         } else if mv == counter {
             KILLER - 2
         } else {
-            heur.history(side, mv)
-                + continuation.map_or(0, |c| heur.continuation(c, continuation_index(pos, mv)))
+            let arrival = continuation_index(pos, mv);
+            let mut score = heur.history(side, mv);
+            for (back, earlier) in continuation.iter().enumerate() {
+                if let Some(earlier) = *earlier {
+                    score += heur.continuation(back, earlier, arrival);
+                }
+            }
+            score
         };
     }
 }

@@ -80,6 +80,9 @@ search_params! {
     aspiration_min_depth = 4, 1..=20;
     /// Half-width of the first aspiration window (grows by half after each failure).
     aspiration_delta = 25, 1..=400;
+    /// When above 0, the first half-width also grows by the previous score's size divided by
+    /// this (the network's scores swing more between iterations the larger they are).
+    aspiration_score_divisor = 0, 0..=4096;
     /// Past this half-width the window opens fully.
     aspiration_max_delta = 800, 50..=8000;
     // ---- selective search ----
@@ -145,9 +148,10 @@ search_params! {
     lmr_min_depth = 3, 1..=20;
     /// Late move reductions: ln(depth) · ln(move number) / (this / 100).
     lmr_divisor_centi = 250, 50..=1000;
-    /// Late move reductions: one ply less (more) per this much history score (either way,
-    /// at most one ply).
+    /// Late move reductions: one ply less (more) per this much history score...
     lmr_history_divisor = 8192, 1..=16384;
+    /// ...by at most this many plies either way.
+    lmr_history_max_plies = 1, 0..=8;
     /// Root moves from this index after the PV move are reduced by one ply.
     root_lmr_index = 4, 1..=64;
     /// Quiescence delta pruning margin, in centipawns.

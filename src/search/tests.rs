@@ -49,6 +49,15 @@ fn searcher() -> Searcher {
     })
 }
 
+/// A searcher that projects every repetition to 千日手 at its second occurrence, also of a
+/// position from before the root (`in_tree_repetition` off), as the search did by default
+/// until that switch: the repetition tests below check the verdicts through it.
+fn projecting_searcher() -> Searcher {
+    let mut s = searcher();
+    s.options_mut().features.in_tree_repetition = false;
+    s
+}
+
 fn search(searcher: &mut Searcher, pos: &Position, depth: u32) -> (SearchResult, Vec<SearchInfo>) {
     let mut infos = Vec::new();
     let result = searcher.search_position(
@@ -229,7 +238,7 @@ const SHUFFLE: [&str; 4] = ["5e4d", "1a2b", "4d5e", "2b1a"];
 fn repetition_wins_for_gote() {
     // Gote to move can complete the cycle: the start position repeats, sente loses.
     let (pos, history) = replay(&Position::startpos(), &SHUFFLE[..3].join(" "));
-    let mut s = searcher();
+    let mut s = projecting_searcher();
     for depth in 1..=4 {
         let result = s.search_with_history(
             &pos,
@@ -253,7 +262,7 @@ fn game_history_and_ply_limit_reach_the_search() {
     for text in &SHUFFLE[..3] {
         game.play(usi(game.position(), text)).unwrap();
     }
-    let mut s = searcher();
+    let mut s = projecting_searcher();
     let control = SearchControl::default();
     let r = s.search(&game, &depth_limit(3), &control, &mut |_| {});
     assert_eq!(r.best, Some(usi(game.position(), "2b1a")));
@@ -270,7 +279,7 @@ fn sente_avoids_repetition() {
     let moves = format!("{} 5e4d 1a2b", SHUFFLE.join(" "));
     let (pos, history) = replay(&Position::startpos(), &moves);
     let repeating = usi(&pos, "4d5e");
-    let mut s = searcher();
+    let mut s = projecting_searcher();
     s.options_mut().multipv = 64;
     let mut infos = Vec::new();
     let result = s.search_with_history(
@@ -293,7 +302,7 @@ fn sente_avoids_repetition() {
 
 /// The score of each root move at `depth`, by MultiPV over all moves.
 fn root_move_scores(pos: &Position, history: &[HistoryEntry], depth: u32) -> Vec<(Move, Score)> {
-    let mut s = searcher();
+    let mut s = projecting_searcher();
     s.options_mut().multipv = 256;
     let mut infos = Vec::new();
     s.search_with_history(
@@ -318,6 +327,52 @@ fn score_of(scores: &[(Move, Score)], mv: Move) -> Score {
         .find(|(m, _)| *m == mv)
         .expect("every root move has a line")
         .1
+}
+
+#[test]
+fn in_tree_repetition_waits_for_the_fourth_occurrence_of_a_game_position() {
+    let scores_of = |moves: &str, mv: &str, depth: u32| {
+        let (pos, history) = replay(&Position::startpos(), moves);
+        let mut s = searcher();
+        assert!(s.options().features.in_tree_repetition, "the default");
+        s.options_mut().multipv = 256;
+        let mut infos = Vec::new();
+        s.search_with_history(
+            &pos,
+            &history,
+            None,
+            &depth_limit(depth),
+            &SearchControl::default(),
+            &mut |i| infos.extend(i.iteration().cloned()),
+        );
+        let mv = usi(&pos, mv);
+        infos
+            .iter()
+            .rev()
+            .find(|i| i.pv[0] == mv)
+            .expect("a line for every move")
+            .score
+    };
+    // Gote's 2b1a brings back the start position a second time: the game goes on (sente
+    // may leave the cycle), so it is no win yet, at any depth.
+    let once = SHUFFLE[..3].join(" ");
+    for depth in 1..=4 {
+        let score = scores_of(&once, "2b1a", depth);
+        assert!(
+            matches!(score, Score::Cp(v) if v.abs() < 10_000),
+            "depth {depth}: {score:?}"
+        );
+    }
+    // Nor is sente's return to a position of the game a loss (the projecting search's
+    // `sente_avoids_repetition` scores it as one).
+    let score = scores_of(&format!("{} 5e4d 1a2b", SHUFFLE.join(" ")), "4d5e", 3);
+    assert!(
+        matches!(score, Score::Cp(v) if v.abs() < 10_000),
+        "{score:?}"
+    );
+    // After the cycle twice more, the same move is the fourth occurrence: 千日手, sente loses.
+    let thrice = format!("{} {} {}", SHUFFLE.join(" "), SHUFFLE.join(" "), once);
+    assert_eq!(scores_of(&thrice, "2b1a", 2), Score::Cp(RULE_WIN - 1));
 }
 
 #[test]
@@ -813,6 +868,46 @@ fn evaluator_path_state_follows_the_search_and_changes_nothing() {
     let (b, _) = search(&mut following, &pos, 6);
     assert_eq!((a.best, a.score, a.nodes), (b.best, b.score, b.nodes));
     assert!(FOLLOWER_CALLS.get().unwrap().load(Relaxed) > 0);
+}
+
+/// Every switch on and the parameters that only switches read moved off their defaults: the
+/// experimental paths still find every mate with its length and play only legal moves.
+#[test]
+fn every_switch_on_still_finds_mates_and_plays_legal_moves() {
+    let mut features = SearchFeatures::default();
+    for name in SearchFeatures::NAMES {
+        assert!(features.set(name, true), "{name}");
+    }
+    let mut s = searcher();
+    s.options_mut().features = features;
+    for (name, value) in [
+        ("lmr_history_max_plies", 3),
+        ("aspiration_score_divisor", 256),
+        ("se_ply_factor", 2),
+    ] {
+        s.options_mut().params.set(name, value).unwrap();
+    }
+    for &(n, text) in MATES {
+        let pos = sfen(text);
+        s.clear();
+        let (result, _) = search(&mut s, &pos, n + 2);
+        assert_eq!(result.score, Score::Mate(n as i32), "{text}");
+        let best = result.best.expect("a move");
+        assert!(
+            loses_within(&pos.after(best), n - 1, false),
+            "{text}: {best}"
+        );
+    }
+    let mut rng = StdRng::seed_from_u64(11);
+    for i in 0..60 {
+        let pos = random_position(&mut rng);
+        let (result, infos) = search(&mut s, &pos, 3 + i % 6);
+        let best = result.best.expect("a move");
+        assert!(pos.is_legal(best), "{} {best}", pos.to_sfen());
+        for info in &infos {
+            assert!(pv_is_legal(&pos, &info.pv), "{}", pos.to_sfen());
+        }
+    }
 }
 
 #[test]

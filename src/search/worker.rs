@@ -476,7 +476,12 @@ impl<'a> Worker<'a> {
     fn aspiration(&mut self, depth: i32) {
         let p: &SearchParams = &self.shared.params;
         let previous = self.root_moves[self.pv_index].previous_score;
-        let mut delta = p.aspiration_delta;
+        let mut delta = p.aspiration_delta
+            + if p.aspiration_score_divisor > 0 {
+                previous.abs().min(MATE_IN_MAX_PLY) / p.aspiration_score_divisor
+            } else {
+                0
+            };
         let (mut alpha, mut beta) = if depth >= p.aspiration_min_depth && !is_decided(previous) {
             (
                 (previous - delta).max(-INFINITE),
@@ -655,7 +660,8 @@ impl<'a> Worker<'a> {
 
     /// The rules' verdict if the node at `index` repeats an earlier position of the game or
     /// path (never across a null move), judged by `shogi::repetition::projected_verdict`: the
-    /// cycle is assumed to go on to 千日手, and a cycle cut short by the ply limit is a draw.
+    /// cycle is assumed to go on to 千日手 (with `in_tree_repetition`, only a cycle closed
+    /// inside the search), and a cycle cut short by the ply limit is a draw.
     #[inline(always)]
     fn repetition_score(&self, index: usize, ply: usize) -> Option<i32> {
         let path = repetition::Path {
@@ -663,10 +669,16 @@ impl<'a> Worker<'a> {
             checks: &self.checks,
         };
         let side = self.pos.side_to_move();
+        let root = self
+            .shared
+            .features
+            .in_tree_repetition
+            .then_some(self.root_index);
         match repetition::projected_verdict(
             &path,
             index,
             self.scan_floor,
+            root,
             side,
             self.shared.max_plies,
         )? {
@@ -779,7 +791,15 @@ impl<'a> Worker<'a> {
                     && quiet
                     && !gives_check
                     && !in_check;
-                let d = if reduce { new_depth - 1 } else { new_depth };
+                let r = if !reduce {
+                    0
+                } else if self.shared.features.root_lmr_table {
+                    let number = (i - self.pv_index + 1).min(63);
+                    (self.lmr[(depth as usize).min(63)][number] as i32).max(1)
+                } else {
+                    1
+                };
+                let d = (new_depth - r).max(1).min(new_depth);
                 score = -self.search::<false>(-alpha - 1, -alpha, d, 1, true);
                 if score > alpha && d < new_depth {
                     score = -self.search::<false>(-alpha - 1, -alpha, new_depth, 1, true);
@@ -1044,11 +1064,10 @@ impl<'a> Worker<'a> {
         } else {
             self.heur.counter(side, previous)
         };
-        let continuation = if features.cont_history {
-            previous_piece_square
-        } else {
-            None
-        };
+        let continuation = [
+            previous_piece_square.filter(|_| features.cont_history),
+            self.arrival[ply - 1].filter(|_| features.follow_up_history),
+        ];
         let tt_move_tactical = !tt_move.is_null() && !is_quiet(&self.pos, tt_move);
         let mut scores = [0i32; 256];
         score_moves(
@@ -1171,18 +1190,22 @@ impl<'a> Worker<'a> {
                 && depth >= p.lmr_min_depth
                 && move_count > 1 + usize::from(PV)
                 && quiet
-                && !forcing
+                && (!forcing || features.lmr_safe_checks)
             {
                 let mut r = self.lmr[(depth as usize).min(63)][move_count.min(63)] as i32;
+                r -= i32::from(forcing);
                 r += i32::from(cut_node);
                 r -= i32::from(PV) + i32::from(in_check);
                 r += i32::from(features.lmr_improving && !improving);
                 r += i32::from(features.lmr_tt_tactical && tt_move_tactical);
                 if order_score >= super::ordering::KILLER_FLOOR {
-                    r -= 1;
+                    // A killer or counter-move: a ply less, and at most one more for its
+                    // (ordering) score, not the whole history reach.
+                    r -= 1 + p.lmr_history_max_plies.min(1);
+                } else {
+                    let reach = p.lmr_history_divisor * p.lmr_history_max_plies;
+                    r -= order_score.clamp(-reach, reach) / p.lmr_history_divisor;
                 }
-                r -= order_score.clamp(-p.lmr_history_divisor, p.lmr_history_divisor)
-                    / p.lmr_history_divisor;
                 let d = (new_depth - r.max(0)).clamp(1, new_depth.max(1));
                 score = -self.search::<false>(-alpha - 1, -alpha, d, ply + 1, true);
                 full_depth_null_window = score > alpha && d < new_depth;
@@ -1236,12 +1259,13 @@ impl<'a> Worker<'a> {
             for &q in &quiets_tried[..quiet_count] {
                 self.heur.update_history(side, q, -bonus);
             }
-            if let Some(c) = continuation {
+            for (back, earlier) in continuation.into_iter().enumerate() {
+                let Some(earlier) = earlier else { continue };
                 let best = continuation_index(&self.pos, best_move);
-                self.heur.update_continuation(c, best, bonus);
+                self.heur.update_continuation(back, earlier, best, bonus);
                 for &q in &quiets_tried[..quiet_count] {
                     let q = continuation_index(&self.pos, q);
-                    self.heur.update_continuation(c, q, -bonus);
+                    self.heur.update_continuation(back, earlier, q, -bonus);
                 }
             }
             self.heur.record_cutoff(side, ply, best_move, previous);

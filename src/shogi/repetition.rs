@@ -242,11 +242,17 @@ pub enum Projection {
 /// fourth occurrence is there. A cycle that cannot reach its fourth occurrence before the ply
 /// limit (`max_plies` counted in entries from index 0; `None` = no limit) is a draw. `None`
 /// when the position has not occurred before.
+///
+/// With `root` (the index of the search's root), only a cycle closed inside the search is
+/// projected: a position whose latest earlier occurrence is at or before `root` has been
+/// reached again by moves the game already played, and the side that would lose the cycle
+/// may still leave it, so it counts only at its real fourth occurrence (`None` then).
 #[inline]
 pub fn projected_verdict<R: Record + ?Sized>(
     record: &R,
     index: usize,
     floor: usize,
+    root: Option<usize>,
     side_to_move: Color,
     max_plies: Option<u32>,
 ) -> Option<Projection> {
@@ -258,6 +264,9 @@ pub fn projected_verdict<R: Record + ?Sized>(
             index,
             side_to_move,
         )));
+    }
+    if root.is_some_and(|root| occ.latest <= root) {
+        return None;
     }
     if let Some(limit) = max_plies {
         let plies_to_fourth = (REPETITION_OCCURRENCES - occ.count) * (index - occ.latest);
@@ -330,19 +339,45 @@ mod tests {
             expected
         );
         assert_eq!(
-            projected_verdict(&path, 6, 0, Color::Sente, None),
+            projected_verdict(&path, 6, 0, None, Color::Sente, None),
             expected.map(Projection::Decided)
         );
         // The second occurrence already projects the same verdict, unless the ply limit comes
         // first: the fourth occurrence would be at index 2 + 2 · 2 = 6.
         assert_eq!(
-            projected_verdict(&path, 2, 0, Color::Sente, Some(6)),
+            projected_verdict(&path, 2, 0, None, Color::Sente, Some(6)),
             expected.map(Projection::Decided)
         );
         assert_eq!(
-            projected_verdict(&path, 2, 0, Color::Sente, Some(5)),
+            projected_verdict(&path, 2, 0, None, Color::Sente, Some(5)),
             Some(Projection::Draw)
         );
-        assert_eq!(projected_verdict(&path, 1, 0, Color::Gote, None), None);
+        assert_eq!(
+            projected_verdict(&path, 1, 0, None, Color::Gote, None),
+            None
+        );
+        // With the root at index 1, the second occurrence (index 2) repeats only the game
+        // before the search: not projected. Its third occurrence (index 4) closes a cycle
+        // inside the search, and the fourth (index 6) is 千日手 wherever the root lies.
+        assert_eq!(
+            projected_verdict(&path, 2, 0, Some(1), Color::Sente, None),
+            None
+        );
+        assert_eq!(
+            projected_verdict(&path, 2, 0, Some(0), Color::Sente, None),
+            None
+        );
+        assert_eq!(
+            projected_verdict(&path, 4, 0, Some(1), Color::Sente, None),
+            expected.map(Projection::Decided)
+        );
+        assert_eq!(
+            projected_verdict(&path, 4, 0, Some(2), Color::Sente, None),
+            None
+        );
+        assert_eq!(
+            projected_verdict(&path, 6, 0, Some(5), Color::Sente, None),
+            expected.map(Projection::Decided)
+        );
     }
 }
