@@ -129,19 +129,27 @@ fn mate_positions_are_what_they_claim() {
     );
 }
 
+/// Searches `pos` afresh to depth `n + 2` and checks that it reports mate in `n` with a best
+/// move after which the defender is lost within `n - 1`; returns that move and the infos.
+fn mates_in(s: &mut Searcher, pos: &Position, n: u32) -> (Move, Vec<SearchInfo>) {
+    let text = pos.to_sfen();
+    s.clear();
+    let (result, infos) = search(s, pos, n + 2);
+    assert_eq!(result.score, Score::Mate(n as i32), "{text}");
+    let best = result.best.expect("a move");
+    assert!(
+        loses_within(&pos.after(best), n - 1, false),
+        "{text}: {best}"
+    );
+    (best, infos)
+}
+
 #[test]
 fn search_finds_mates_with_length_and_sign() {
     let mut s = searcher();
     for &(n, text) in MATES {
         let pos = sfen(text);
-        s.clear();
-        let (result, infos) = search(&mut s, &pos, n + 2);
-        assert_eq!(result.score, Score::Mate(n as i32), "{text}");
-        let best = result.best.expect("a move");
-        assert!(
-            loses_within(&pos.after(best), n - 1, false),
-            "{text}: {best}"
-        );
+        let (best, infos) = mates_in(&mut s, &pos, n);
         let last = infos.last().expect("info");
         assert_eq!(last.score, Score::Mate(n as i32));
         assert!(pv_is_legal(&pos, &last.pv));
@@ -888,15 +896,7 @@ fn every_switch_on_still_finds_mates_and_plays_legal_moves() {
         s.options_mut().params.set(name, value).unwrap();
     }
     for &(n, text) in MATES {
-        let pos = sfen(text);
-        s.clear();
-        let (result, _) = search(&mut s, &pos, n + 2);
-        assert_eq!(result.score, Score::Mate(n as i32), "{text}");
-        let best = result.best.expect("a move");
-        assert!(
-            loses_within(&pos.after(best), n - 1, false),
-            "{text}: {best}"
-        );
+        mates_in(&mut s, &sfen(text), n);
     }
     let mut rng = StdRng::seed_from_u64(11);
     for i in 0..60 {

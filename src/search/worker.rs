@@ -1259,9 +1259,9 @@ impl<'a> Worker<'a> {
             for &q in &quiets_tried[..quiet_count] {
                 self.heur.update_history(side, q, -bonus);
             }
+            let best = continuation_index(&self.pos, best_move);
             for (back, earlier) in continuation.into_iter().enumerate() {
                 let Some(earlier) = earlier else { continue };
-                let best = continuation_index(&self.pos, best_move);
                 self.heur.update_continuation(back, earlier, best, bonus);
                 for &q in &quiets_tried[..quiet_count] {
                     let q = continuation_index(&self.pos, q);
