@@ -1,5 +1,5 @@
 //! `engine scale`: the scaling harness. Plays engine 1 against a fixed engine 2 at a ladder of
-//! limits (fixed times a move, fixed depths) with the match runner, and writes after every
+//! limits (fixed times a move, fixed depths, fixed nodes with optional odds) with the match runner, and writes after every
 //! finished point a table (Markdown, CSV, JSON) and an SVG plot of Elo (± 95%) against the time
 //! a move. Each point's result is kept in `OUT/points/NAME.json`, written atomically once its
 //! match is over, so a ladder run again with the same settings skips the points it finished.
@@ -37,7 +37,16 @@ pub struct ScaleArgs {
     /// Ladder points by fixed depth for both engines, e.g. 4,8.
     #[arg(long, value_delimiter = ',', value_name = "D,...")]
     pub depths: Vec<u32>,
-    /// Time a move at the fixed-depth points, in seconds (the depth should bind first).
+    /// Ladder points by fixed nodes a move, e.g. 10000,100000: engine 1 searches N nodes a move,
+    /// engine 2 N × --node-odds (a match of equal strength at every point shows whether both
+    /// searches gain alike from more nodes).
+    #[arg(long, value_delimiter = ',', value_name = "N,...")]
+    pub nodes: Vec<u64>,
+    /// Engine 2's nodes a move at the fixed-node points, as a multiple of engine 1's.
+    #[arg(long, value_name = "K", default_value_t = 1.0)]
+    pub node_odds: f64,
+    /// Time a move at the fixed-depth and fixed-node points, in seconds (the depth or the
+    /// nodes should bind first).
     #[arg(long, value_name = "SECS", default_value_t = DEFAULT_DEPTH_MOVETIME_S)]
     pub depth_movetime: f64,
     /// Games per point (rounded up to pairs). Default: each opening once with each colour.
@@ -64,8 +73,17 @@ pub struct ScaleArgs {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Limit {
-    MoveTime { ms: u64 },
-    Depth { depth: u32 },
+    MoveTime {
+        ms: u64,
+    },
+    Depth {
+        depth: u32,
+    },
+    /// Nodes a move of engine 1 and of engine 2.
+    Nodes {
+        engine1: u64,
+        engine2: u64,
+    },
 }
 
 impl Limit {
@@ -74,6 +92,8 @@ impl Limit {
         match self {
             Limit::MoveTime { ms } => format!("movetime-{ms}ms"),
             Limit::Depth { depth } => format!("depth-{depth}"),
+            Limit::Nodes { engine1, engine2 } if engine1 == engine2 => format!("nodes-{engine1}"),
+            Limit::Nodes { engine1, engine2 } => format!("nodes-{engine1}-vs-{engine2}"),
         }
     }
 
@@ -81,6 +101,8 @@ impl Limit {
         match self {
             Limit::MoveTime { ms } => format!("{ms} ms/move"),
             Limit::Depth { depth } => format!("depth {depth}"),
+            Limit::Nodes { engine1, engine2 } if engine1 == engine2 => format!("{engine1} nodes"),
+            Limit::Nodes { engine1, engine2 } => format!("{engine1} vs {engine2} nodes"),
         }
     }
 }
@@ -122,11 +144,11 @@ impl PointResult {
     }
 
     /// Where the point sits on the plot's time axis: the time a move for a time limit, engine
-    /// 1's mean time a move for a depth limit.
+    /// 1's mean time a move for a depth or node limit.
     pub fn time_ms(&self) -> Option<f64> {
         match self.limit {
             Limit::MoveTime { ms } => Some(ms as f64),
-            Limit::Depth { .. } => self.mean_ms[0],
+            Limit::Depth { .. } | Limit::Nodes { .. } => self.mean_ms[0],
         }
     }
 
@@ -183,9 +205,15 @@ struct Point {
     openings_fingerprint: String,
 }
 
-/// The points of the ladder, in order: times a move ascending, then depths ascending.
-pub fn ladder(movetimes: &[u64], depths: &[u32]) -> Result<Vec<Limit>, String> {
-    let mut movetimes = if movetimes.is_empty() && depths.is_empty() {
+/// The points of the ladder, in order: times a move ascending, then depths ascending, then
+/// nodes ascending (engine 2 at `node_odds` times engine 1's nodes).
+pub fn ladder(
+    movetimes: &[u64],
+    depths: &[u32],
+    nodes: &[u64],
+    node_odds: f64,
+) -> Result<Vec<Limit>, String> {
+    let mut movetimes = if movetimes.is_empty() && depths.is_empty() && nodes.is_empty() {
         DEFAULT_MOVETIMES_MS.to_vec()
     } else {
         movetimes.to_vec()
@@ -197,14 +225,28 @@ pub fn ladder(movetimes: &[u64], depths: &[u32]) -> Result<Vec<Limit>, String> {
     if depths.contains(&0) {
         return Err("--depths: a depth must be at least 1".to_string());
     }
+    if nodes.contains(&0) {
+        return Err("--nodes: a node count must be at least 1".to_string());
+    }
+    if !(node_odds.is_finite() && node_odds > 0.0) {
+        return Err(format!("--node-odds {node_odds} is not a positive number"));
+    }
     movetimes.sort_unstable();
     movetimes.dedup();
     depths.sort_unstable();
     depths.dedup();
+    let mut nodes = nodes.to_vec();
+    nodes.sort_unstable();
+    nodes.dedup();
+    let with_odds = |n: u64| ((n as f64 * node_odds).round() as u64).max(1);
     Ok(movetimes
         .into_iter()
         .map(|ms| Limit::MoveTime { ms })
         .chain(depths.into_iter().map(|depth| Limit::Depth { depth }))
+        .chain(nodes.into_iter().map(|n| Limit::Nodes {
+            engine1: n,
+            engine2: with_odds(n),
+        }))
         .collect())
 }
 
@@ -216,6 +258,13 @@ fn match_args(args: &ScaleArgs, limit: Limit, dir: &Path) -> MatchArgs {
             for spec in &mut engines.specs {
                 spec.go_limits.retain(|(key, _)| key != "depth");
                 spec.go_limits.push(("depth".to_string(), u64::from(depth)));
+            }
+            args.depth_movetime
+        }
+        Limit::Nodes { engine1, engine2 } => {
+            for (spec, n) in engines.specs.iter_mut().zip([engine1, engine2]) {
+                spec.go_limits.retain(|(key, _)| key != "nodes");
+                spec.go_limits.push(("nodes".to_string(), n));
             }
             args.depth_movetime
         }
@@ -278,7 +327,7 @@ fn finished_result(out: &Path, point: &Point) -> Result<Option<PointResult>, Str
 /// Runs `engine scale`: plays the points not finished yet, rewriting the table and plot after
 /// each; prints the table on standard output at the end.
 pub fn run(args: &ScaleArgs) -> Result<(), String> {
-    let limits = ladder(&args.movetimes, &args.depths)?;
+    let limits = ladder(&args.movetimes, &args.depths, &args.nodes, args.node_odds)?;
     if !Duration::try_from_secs_f64(args.depth_movetime).is_ok_and(|d| !d.is_zero()) {
         return Err(format!(
             "--depth-movetime {} is not a positive time in seconds",
@@ -328,9 +377,10 @@ mod tests {
                 .map(|&ms| Limit::MoveTime { ms })
                 .collect::<Vec<_>>()
         };
-        assert_eq!(ladder(&[], &[]).unwrap(), ms(&DEFAULT_MOVETIMES_MS));
+        let ladder2 = |m: &[u64], d: &[u32]| ladder(m, d, &[], 1.0);
+        assert_eq!(ladder2(&[], &[]).unwrap(), ms(&DEFAULT_MOVETIMES_MS));
         assert_eq!(
-            ladder(&[30, 10, 30], &[8, 4]).unwrap(),
+            ladder2(&[30, 10, 30], &[8, 4]).unwrap(),
             [
                 Limit::MoveTime { ms: 10 },
                 Limit::MoveTime { ms: 30 },
@@ -338,8 +388,65 @@ mod tests {
                 Limit::Depth { depth: 8 }
             ]
         );
-        assert_eq!(ladder(&[], &[2]).unwrap(), [Limit::Depth { depth: 2 }]);
-        assert!(ladder(&[0], &[]).is_err());
-        assert!(ladder(&[], &[0]).is_err());
+        assert_eq!(ladder2(&[], &[2]).unwrap(), [Limit::Depth { depth: 2 }]);
+        assert!(ladder2(&[0], &[]).is_err());
+        assert!(ladder2(&[], &[0]).is_err());
+    }
+
+    #[test]
+    fn node_points_give_engine_2_its_odds() {
+        let limits = ladder(&[], &[], &[30_000, 10_000, 30_000], 2.5).unwrap();
+        assert_eq!(
+            limits,
+            [
+                Limit::Nodes {
+                    engine1: 10_000,
+                    engine2: 25_000
+                },
+                Limit::Nodes {
+                    engine1: 30_000,
+                    engine2: 75_000
+                }
+            ]
+        );
+        assert_eq!(limits[0].slug(), "nodes-10000-vs-25000");
+        assert_eq!(limits[0].label(), "10000 vs 25000 nodes");
+        let even = ladder(&[], &[], &[500], 1.0).unwrap();
+        assert_eq!(even[0].slug(), "nodes-500");
+        assert!(ladder(&[], &[], &[0], 1.0).is_err());
+        assert!(ladder(&[], &[], &[10], 0.0).is_err());
+        assert!(ladder(&[], &[], &[10], f64::NAN).is_err());
+    }
+
+    #[test]
+    fn a_node_point_adds_each_engines_node_limit() {
+        #[derive(clap::Parser)]
+        struct Cli {
+            #[command(flatten)]
+            scale: ScaleArgs,
+        }
+        let cli = <Cli as clap::Parser>::try_parse_from([
+            "scale",
+            "--engine",
+            "a",
+            "--engine-limit",
+            "nodes=7",
+            "--engine",
+            "b",
+            "--depth-movetime",
+            "5",
+            "--out",
+            "x",
+        ])
+        .unwrap();
+        let args = cli.scale;
+        let limit = Limit::Nodes {
+            engine1: 100,
+            engine2: 400,
+        };
+        let m = match_args(&args, limit, Path::new("x"));
+        assert_eq!(m.engines.specs[0].go_limits, [("nodes".to_string(), 100)]);
+        assert_eq!(m.engines.specs[1].go_limits, [("nodes".to_string(), 400)]);
+        assert_eq!(m.movetime, Some(5.0));
     }
 }

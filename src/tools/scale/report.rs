@@ -28,7 +28,7 @@ pub struct Row {
     /// `None` before the first pair, or when infinite (a score of 0% or 100%).
     pub elo: Option<f64>,
     pub error95: Option<f64>,
-    /// The plot's x: the time a move, or engine 1's mean time a move at a depth.
+    /// The plot's x: the time a move, or engine 1's mean time a move at a depth or node count.
     pub time_ms: Option<f64>,
     pub engine1_ms: Option<f64>,
     pub engine2_ms: Option<f64>,
@@ -125,6 +125,7 @@ pub fn csv(results: &[PointResult]) -> String {
         let (kind, value) = match r.limit {
             Limit::MoveTime { ms } => ("movetime_ms", ms),
             Limit::Depth { depth } => ("depth", u64::from(depth)),
+            Limit::Nodes { engine1, .. } => ("nodes", engine1),
         };
         let elo = r.elo();
         let _ = writeln!(
@@ -162,13 +163,39 @@ pub fn json(results: &[PointResult]) -> String {
     serde_json::to_string_pretty(&report).expect("the report serializes")
 }
 
+/// What limits the search at a point: each kind is drawn as its own series.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PointKind {
+    MoveTime,
+    Depth,
+    Nodes,
+}
+
+impl PointKind {
+    fn of(limit: Limit) -> PointKind {
+        match limit {
+            Limit::MoveTime { .. } => PointKind::MoveTime,
+            Limit::Depth { .. } => PointKind::Depth,
+            Limit::Nodes { .. } => PointKind::Nodes,
+        }
+    }
+
+    /// From scale.csv's `kind` column.
+    fn of_csv(kind: &str) -> PointKind {
+        match kind {
+            "depth" => PointKind::Depth,
+            "nodes" => PointKind::Nodes,
+            _ => PointKind::MoveTime,
+        }
+    }
+}
+
 /// A finished point as the plot needs it (from the results, or from scale.csv).
 #[derive(Clone, Debug, PartialEq)]
 pub struct PlotPoint {
     pub label: String,
-    /// A fixed-depth point (drawn apart from the time ladder).
-    pub depth: bool,
-    /// The plot's x: the time a move, or engine 1's mean time a move at a depth.
+    pub kind: PointKind,
+    /// The plot's x: the time a move, or engine 1's mean time a move at a depth or node count.
     pub time_ms: Option<f64>,
     /// Infinite at a score of 0% or 100%; `None` before the first pair.
     pub elo: Option<f64>,
@@ -180,7 +207,7 @@ impl PlotPoint {
         let elo = result.elo();
         PlotPoint {
             label: result.limit.label(),
-            depth: matches!(result.limit, Limit::Depth { .. }),
+            kind: PointKind::of(result.limit),
             time_ms: result.time_ms(),
             elo: elo.map(|e| e.elo),
             error95: elo.map(|e| e.error95),
@@ -198,7 +225,7 @@ impl PlotPoint {
         Ok((0..table.len())
             .map(|i| PlotPoint {
                 label: labels[i].to_string(),
-                depth: kinds[i] == "depth",
+                kind: PointKind::of_csv(kinds[i]),
                 time_ms: times[i],
                 elo: elos[i],
                 error95: errors[i],
@@ -219,30 +246,38 @@ impl PlotPoint {
     }
 }
 
-/// The plot of Elo (± 95%) against the time a move (log scale): time limits joined by a line,
-/// fixed depths as labelled points at engine 1's mean time. Points with an infinite Elo (a
-/// score of 0% or 100%) are left out (the table has them).
+/// The plot of Elo (± 95%) against the time a move (log scale): time limits and fixed node
+/// counts each joined by a line, fixed depths as labelled points, both of the latter at engine
+/// 1's mean time. Points with an infinite Elo (a score of 0% or 100%) are left out (the table
+/// has them).
 pub fn figure(title: &str, points: &[PlotPoint]) -> Figure {
     let mut panel = Panel::new(
-        "time a move (ms, log scale; depths at engine 1's mean)",
+        "time a move (ms, log scale; depths and nodes at engine 1's mean)",
         "Elo of engine 1 (± 95%)",
     );
     panel.log_x = true;
     panel.reference_y = Some(0.0);
     panel.empty_note = "no finished point with a finite Elo".to_string();
-    let of_kind = |depth: bool| -> Vec<Point> {
+    let of_kind = |kind: PointKind| -> Vec<Point> {
         points
             .iter()
-            .filter(|p| p.depth == depth)
+            .filter(|p| p.kind == kind)
             .filter_map(PlotPoint::drawn)
             .collect()
     };
+    panel.series.push(Series::new(
+        "time a move",
+        Colour::BLUE,
+        of_kind(PointKind::MoveTime),
+    ));
     panel
         .series
-        .push(Series::new("time a move", Colour::BLUE, of_kind(false)));
-    panel
-        .series
-        .push(Series::new("fixed depth", Colour::RED, of_kind(true)).markers());
+        .push(Series::new("fixed depth", Colour::RED, of_kind(PointKind::Depth)).markers());
+    panel.series.push(Series::new(
+        "fixed nodes",
+        Colour::GREEN,
+        of_kind(PointKind::Nodes),
+    ));
     panel.series.retain(|s| !s.points.is_empty());
     Figure::new(title, vec![panel])
 }
@@ -326,6 +361,14 @@ mod tests {
             result(Limit::Depth { depth: 4 }, [0, 0, 0, 0, 6], 3.0),
             result(Limit::Depth { depth: 8 }, [1, 1, 2, 1, 1], 40.0),
             result(Limit::Depth { depth: 9 }, [0, 0, 3, 0, 0], 50.0),
+            result(
+                Limit::Nodes {
+                    engine1: 1000,
+                    engine2: 5000,
+                },
+                [1, 2, 3, 2, 1],
+                20.0,
+            ),
         ]
     }
 
@@ -334,8 +377,8 @@ mod tests {
         let results = sample();
         let md = markdown(&results);
         let lines: Vec<&str> = md.lines().filter(|l| l.starts_with("| ")).collect();
-        // Header and five points.
-        assert_eq!(lines.len(), 6, "{md}");
+        // Header and six points.
+        assert_eq!(lines.len(), 7, "{md}");
         assert!(
             lines[1].starts_with("| 10 ms/move | 30 | +"),
             "{}",
@@ -359,6 +402,12 @@ mod tests {
             "{}",
             lines[5]
         );
+        assert!(
+            lines[6].starts_with("| 1000 vs 5000 nodes | 18 | +"),
+            "{}",
+            lines[6]
+        );
+        assert_eq!(row(&results[5]).time_ms, Some(20.0));
     }
 
     #[test]
@@ -366,17 +415,19 @@ mod tests {
         let results = sample();
         let text = csv(&results);
         let lines: Vec<Vec<&str>> = text.lines().map(|l| l.split(',').collect()).collect();
-        assert_eq!(lines.len(), 6);
+        assert_eq!(lines.len(), 7);
         assert!(lines.iter().all(|l| l.len() == lines[0].len()));
         let col = |name: &str| lines[0].iter().position(|h| *h == name).unwrap();
         assert_eq!(lines[1][col("kind")], "movetime_ms");
         assert_eq!(lines[4][col("value")], "8");
+        assert_eq!(lines[6][col("kind")], "nodes");
+        assert_eq!(lines[6][col("value")], "1000");
         assert_eq!(lines[3][col("elo")], "inf");
         let elo: f64 = lines[1][col("elo")].parse().unwrap();
         assert!((elo - row(&results[0]).elo.unwrap()).abs() < 1e-9);
         let json: serde_json::Value = serde_json::from_str(&json(&results)).unwrap();
         let points = json["points"].as_array().unwrap();
-        assert_eq!(points.len(), 5);
+        assert_eq!(points.len(), 6);
         assert_eq!(points[1]["limit"], "100 ms/move");
         assert!(points[2]["elo"].is_null());
         assert_eq!(json["engines"][0]["name"], "a");
@@ -389,14 +440,20 @@ mod tests {
         assert!(text.starts_with("<svg"), "{}", &text[..100]);
         assert!(text.trim_end().ends_with("</svg>"));
         let texts = crate::plot::svg_texts(&text);
-        // Four finite points (the sweep is left out), each labelled.
-        for label in ["10 ms/move", "100 ms/move", "depth 8", "a vs b"] {
+        // Five finite points (the sweep is left out), each labelled.
+        for label in [
+            "10 ms/move",
+            "100 ms/move",
+            "depth 8",
+            "1000 vs 5000 nodes",
+            "a vs b",
+        ] {
             assert!(texts.contains(&label), "{label}: {texts:?}");
         }
         assert!(!texts.contains(&"depth 4"));
         let f = figure("t", &results.iter().map(PlotPoint::of).collect::<Vec<_>>());
         let drawn: Vec<usize> = f.panels[0].series.iter().map(|s| s.points.len()).collect();
-        assert_eq!(drawn, [2, 2]);
+        assert_eq!(drawn, [2, 2, 1]);
         assert!(text.contains("log scale"));
         // Nothing to plot still gives a valid empty chart.
         let empty = svg(&[]).unwrap();
