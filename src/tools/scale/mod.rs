@@ -1,7 +1,7 @@
 //! `engine scale`: the scaling harness. Plays engine 1 against a fixed engine 2 at a ladder of
-//! limits (fixed times a move, fixed depths, fixed nodes with optional odds) with the match runner, and writes after every
-//! finished point a table (Markdown, CSV, JSON) and an SVG plot of Elo (± 95%) against the time
-//! a move. Each point's result is kept in `OUT/points/NAME.json`, written atomically once its
+//! limits (fixed times a move, fixed depths, fixed nodes with optional odds) with the match
+//! runner, and writes after every finished point a table (Markdown, CSV, JSON) and an SVG plot of
+//! Elo (± 95%) against the time a move. Each point's result is kept in `OUT/points/NAME.json`, written atomically once its
 //! match is over, so a ladder run again with the same settings skips the points it finished.
 
 pub mod report;
@@ -250,21 +250,25 @@ pub fn ladder(
         .collect())
 }
 
+/// Sets the `go` limit `key` of an engine to `value`, replacing one given on the command line.
+fn set_go_limit(spec: &mut EngineSpec, key: &str, value: u64) {
+    spec.go_limits.retain(|(k, _)| k != key);
+    spec.go_limits.push((key.to_string(), value));
+}
+
 fn match_args(args: &ScaleArgs, limit: Limit, dir: &Path) -> MatchArgs {
     let mut engines = args.engines.clone();
     let movetime = match limit {
         Limit::MoveTime { ms } => ms as f64 / 1000.0,
         Limit::Depth { depth } => {
             for spec in &mut engines.specs {
-                spec.go_limits.retain(|(key, _)| key != "depth");
-                spec.go_limits.push(("depth".to_string(), u64::from(depth)));
+                set_go_limit(spec, "depth", u64::from(depth));
             }
             args.depth_movetime
         }
         Limit::Nodes { engine1, engine2 } => {
             for (spec, n) in engines.specs.iter_mut().zip([engine1, engine2]) {
-                spec.go_limits.retain(|(key, _)| key != "nodes");
-                spec.go_limits.push(("nodes".to_string(), n));
+                set_go_limit(spec, "nodes", n);
             }
             args.depth_movetime
         }
