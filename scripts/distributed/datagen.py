@@ -98,13 +98,13 @@ def _die_with_parent() -> None:
 
 
 def _materialize(folder: Path, name: str, data: bytes, executable: bool) -> Path:
-    """A node-local copy of the engine or network, written once (atomically) per content."""
+    """A node-local copy of the engine or network, written once (atomically, with its final
+    permissions) per content. Tasks on one node may race here; each sees the file whole and
+    executable or not at all."""
     path = folder / hashlib.sha256(data).hexdigest()[:16] / name
     if not path.exists():
         path.parent.mkdir(parents=True, exist_ok=True)
-        planlib.write_atomic(path, data)
-        if executable:
-            path.chmod(0o755)
+        planlib.write_atomic(path, data, executable)
     return path
 
 

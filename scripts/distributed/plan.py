@@ -197,18 +197,20 @@ def fsync_dir(folder: Path) -> None:
         os.close(fd)
 
 
-def _temp_beside(path: Path) -> tuple[int, str]:
-    """A temporary file in `path`'s folder, with the permissions a new file gets there."""
+def _temp_beside(path: Path, executable: bool = False) -> tuple[int, str]:
+    """A temporary file in `path`'s folder, with the permissions a new file gets there (and
+    execute permission when asked, set before the rename: once the name exists, another task
+    may run it)."""
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     umask = os.umask(0o22)
     os.umask(umask)
-    os.fchmod(fd, 0o666 & ~umask)
+    os.fchmod(fd, (0o777 if executable else 0o666) & ~umask)
     return fd, tmp
 
 
-def write_atomic(path: Path, data: bytes) -> None:
+def write_atomic(path: Path, data: bytes, executable: bool = False) -> None:
     """Writes `path` whole or not at all: a temporary file beside it, fsynced, renamed."""
-    fd, tmp = _temp_beside(path)
+    fd, tmp = _temp_beside(path, executable)
     try:
         with os.fdopen(fd, "wb") as f:
             f.write(data)

@@ -193,6 +193,30 @@ def bad_plan(tmp_path: Path, *args: str) -> str:
     return r.stderr
 
 
+def test_a_staged_engine_is_executable_the_moment_it_has_its_name(tmp_path, monkeypatch):
+    """Tasks on one node share the staged engine: one that finds the name must be able to run
+    it, so the permissions are set before the rename, never after."""
+    sys.path.insert(0, str(DIST))
+    import datagen
+    import plan as planlib
+
+    modes_at_rename = []
+    real_replace = os.replace
+
+    def replace(src, dst):
+        modes_at_rename.append((Path(dst).name, bool(os.stat(src).st_mode & 0o100)))
+        real_replace(src, dst)
+
+    monkeypatch.setattr(planlib.os, "replace", replace)
+    engine = datagen._materialize(tmp_path, "engine", b"#!/bin/sh\necho staged\n", True)
+    network = datagen._materialize(tmp_path, "network.bin", b"weights", False)
+    assert modes_at_rename == [("engine", True), ("network.bin", False)], modes_at_rename
+    assert subprocess.run([str(engine)], capture_output=True, text=True).stdout == "staged\n"
+    # Staged once per content: a second task finds it and writes nothing.
+    assert datagen._materialize(tmp_path, "engine", b"#!/bin/sh\necho staged\n", True) == engine
+    assert len(modes_at_rename) == 2 and network.read_bytes() == b"weights"
+
+
 def test_bad_plans_fail_at_once_with_a_reason(tmp_path):
     base = ["--engine", str(ENGINE), "--shards", "2", "--games", "2", "--out", str(tmp_path / "o")]
 
