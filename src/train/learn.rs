@@ -17,12 +17,12 @@
 //! (network, optimiser, epoch) are written atomically; the same command continues a stopped
 //! run from its checkpoint (`--restart` starts over).
 
-use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
 use super::datagen::format::{self, GameRecord, MATE_SCORE};
+use super::metrics;
 use crate::eval::CP_PER_LOGIT;
 use crate::fileio::{self, FileError};
 use crate::nn::{self, Activation, Dataset, Features, Network, Trainer, TrainerState, sigmoid};
@@ -426,11 +426,7 @@ pub fn run(args: &TrainArgs) -> Result<TrainReport, String> {
         None => {
             let net = initial_network(args)?;
             let before = nn::train::evaluate(&net, eval_data);
-            let csv = format!(
-                "epoch,learning_rate,train_loss,val_bce,val_mse,val_accuracy,seconds,positions_per_second\n\
-                 0,0,,{:.6},{:.6},{:.5},0,0\n",
-                before.bce, before.mse, before.accuracy
-            );
+            let csv = format!("{}{}", metrics::EPOCH_HEADER, metrics::start_row(&before));
             (
                 Trainer::new(net, config).map_err(|e| e.to_string())?,
                 1,
@@ -450,16 +446,7 @@ pub fn run(args: &TrainArgs) -> Result<TrainReport, String> {
         trainer.set_learning_rate(lr);
         let stats = trainer.train_epoch(&train).map_err(|e| e.to_string())?;
         let v = nn::train::evaluate(trainer.network(), eval_data);
-        let _ = writeln!(
-            csv,
-            "{epoch},{lr},{:.6},{:.6},{:.6},{:.5},{:.2},{:.0}",
-            stats.loss,
-            v.bce,
-            v.mse,
-            v.accuracy,
-            stats.seconds,
-            stats.positions_per_second()
-        );
+        csv.push_str(&metrics::epoch_row(epoch, lr, &stats, &v));
         pb.set_message(format!(
             "loss {:.4} val-bce {:.4} ({:.0} pos/s)",
             stats.loss,

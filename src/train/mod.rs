@@ -5,6 +5,7 @@ pub mod datagen;
 pub mod generations;
 pub mod learn;
 pub mod matedata;
+pub mod metrics;
 pub mod packed;
 pub mod pretrain;
 pub mod selfplay;

@@ -2,7 +2,6 @@
 //! it, as the seed does before reinforcement learning: mated positions are worth 0 to the side
 //! to move, positions with a mating move are worth 1.
 
-use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
@@ -169,9 +168,7 @@ pub fn run(args: &PretrainArgs) -> Result<PretrainReport, String> {
     let mut trainer = Trainer::new(net, config).map_err(|e| e.to_string())?;
     let metrics_path = args.out.with_extension("csv");
     let plot_path = args.out.with_extension("svg");
-    let mut csv = String::from(
-        "epoch,learning_rate,train_loss,val_bce,val_mse,val_accuracy,seconds,positions_per_second\n",
-    );
+    let mut csv = String::from(super::metrics::EPOCH_HEADER);
     let pb = super::progress_bar(
         args.epochs as u64,
         "training {bar:30} epoch {pos}/{len} {msg} ({elapsed})",
@@ -189,16 +186,7 @@ pub fn run(args: &PretrainArgs) -> Result<PretrainReport, String> {
         let stats = trainer.train_epoch(&train).map_err(|e| e.to_string())?;
         let eval_data = if val.is_empty() { &train } else { &val };
         let v = nn::train::evaluate(trainer.network(), eval_data);
-        let _ = writeln!(
-            csv,
-            "{epoch},{lr},{:.6},{:.6},{:.6},{:.5},{:.2},{:.0}",
-            stats.loss,
-            v.bce,
-            v.mse,
-            v.accuracy,
-            stats.seconds,
-            stats.positions_per_second()
-        );
+        csv.push_str(&super::metrics::epoch_row(epoch, lr, &stats, &v));
         pb.set_message(format!(
             "loss {:.4} val-bce {:.4} val-acc {:.2}% ({:.0} pos/s)",
             stats.loss,
