@@ -2,13 +2,13 @@
 //! book the test writes, answering `go` from it (or searching when the options say not to),
 //! and `engine book` building books that the engine then plays from.
 
-use std::io::Write;
+mod common;
+
 use std::path::{Path, PathBuf};
-use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
-use std::thread;
+use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
+use common::UsiEngine as Engine;
 use engine::shogi::Position;
 
 const ENGINE: &str = env!("CARGO_BIN_EXE_engine");
@@ -24,71 +24,7 @@ fn temp_dir(name: &str) -> PathBuf {
     dir
 }
 
-struct Engine {
-    child: Child,
-    stdin: ChildStdin,
-    lines: Receiver<String>,
-}
-
 impl Engine {
-    fn start() -> Engine {
-        let mut child = Command::new(ENGINE)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("engine binary starts");
-        let stdin = child.stdin.take().unwrap();
-        let stdout = child.stdout.take().unwrap();
-        let (send, lines) = channel();
-        thread::spawn(move || {
-            use std::io::BufRead;
-            for line in std::io::BufReader::new(stdout).lines() {
-                let Ok(line) = line else { return };
-                if send.send(line).is_err() {
-                    return;
-                }
-            }
-        });
-        Engine {
-            child,
-            stdin,
-            lines,
-        }
-    }
-
-    fn send(&mut self, line: &str) {
-        self.stdin
-            .write_all(format!("{line}\n").as_bytes())
-            .expect("engine reads its input");
-        self.stdin.flush().unwrap();
-    }
-
-    fn try_line(&self, timeout: Duration) -> Option<String> {
-        match self.lines.recv_timeout(timeout) {
-            Ok(line) => Some(line),
-            Err(RecvTimeoutError::Timeout) => None,
-            Err(RecvTimeoutError::Disconnected) => panic!("the engine closed its output"),
-        }
-    }
-
-    fn line(&self) -> String {
-        self.try_line(HANG)
-            .unwrap_or_else(|| panic!("no line from the engine within {HANG:?}"))
-    }
-
-    fn lines_until(&self, last: impl Fn(&str) -> bool) -> Vec<String> {
-        let mut lines = Vec::new();
-        loop {
-            let line = self.line();
-            let done = last(&line);
-            lines.push(line);
-            if done {
-                return lines;
-            }
-        }
-    }
-
     /// `setoption name NAME value VALUE`, then `isready`: the lines before `readyok`.
     fn set(&mut self, name: &str, value: &str) -> Vec<String> {
         self.send(&format!("setoption name {name} value {value}"));
@@ -103,13 +39,6 @@ impl Engine {
         self.send(position);
         self.send(go);
         self.lines_until(|l| l.starts_with("bestmove"))
-    }
-}
-
-impl Drop for Engine {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
     }
 }
 
@@ -158,7 +87,7 @@ fn write_small_book(dir: &Path) -> PathBuf {
 fn go_plays_the_book_move_at_once_and_searches_without_own_book() {
     let dir = temp_dir("play");
     let book = write_small_book(&dir);
-    let mut engine = Engine::start();
+    let mut engine = Engine::start(HANG);
     let notes = engine.set("BookFile", book.to_str().unwrap());
     assert!(
         notes
@@ -197,7 +126,7 @@ fn go_plays_the_book_move_at_once_and_searches_without_own_book() {
 fn book_max_ply_counts_the_plies_of_the_game() {
     let dir = temp_dir("max-ply");
     let book = write_small_book(&dir);
-    let mut engine = Engine::start();
+    let mut engine = Engine::start(HANG);
     engine.set("BookFile", book.to_str().unwrap());
     let two_plies = "position startpos moves 3e3d 3a3b";
     // Game ply 2: within BookMaxPly 3, beyond 2.
@@ -225,7 +154,7 @@ fn positions_reached_by_another_move_order_are_found() {
     let path = dir.join("t.db");
     let sfen = after(&["3e3d", "3a3b", "4e4d"]).to_sfen();
     std::fs::write(&path, format!("sfen {sfen}\n1a2b none 0 0 1\n")).unwrap();
-    let mut engine = Engine::start();
+    let mut engine = Engine::start(HANG);
     engine.set("BookFile", path.to_str().unwrap());
     for moves in ["3e3d 3a3b 4e4d", "4e4d 3a3b 3e3d"] {
         let lines = engine.go(&format!("position startpos moves {moves}"), GO_CLOCK);
@@ -249,7 +178,7 @@ fn illegal_book_moves_are_never_played_and_bad_files_keep_the_book() {
         "sfen rbsgk/4p/5/P4/KGSBR b - 1\n3e3d none 0 0 1\n3e3d none high 0 1\n",
     )
     .unwrap();
-    let mut engine = Engine::start();
+    let mut engine = Engine::start(HANG);
 
     // Only illegal moves for the start position: left out (said), and the engine searches.
     let notes = engine.set("BookFile", illegal.to_str().unwrap());
@@ -299,7 +228,7 @@ fn illegal_book_moves_are_never_played_and_bad_files_keep_the_book() {
 fn infinite_and_ponder_book_answers_wait_as_usi_requires() {
     let dir = temp_dir("wait");
     let book = write_small_book(&dir);
-    let mut engine = Engine::start();
+    let mut engine = Engine::start(HANG);
     engine.set("BookFile", book.to_str().unwrap());
     engine.send("position startpos");
     engine.send("go infinite");
@@ -326,7 +255,7 @@ fn best_and_weighted_choices() {
         "sfen rbsgk/4p/5/P4/KGSBR b - 1\n3e3d none 10 0 1\n4e4d none 50 0 1\n2e3d none 50 0 9\n",
     )
     .unwrap();
-    let mut engine = Engine::start();
+    let mut engine = Engine::start(HANG);
     engine.set("BookFile", path.to_str().unwrap());
     engine.set("BookMoveChoice", "best");
     for _ in 0..3 {
@@ -400,7 +329,7 @@ fn book_search_builds_a_book_the_engine_plays_from() {
         .unwrap();
     assert!(start.moves.iter().all(|m| m.depth >= 1), "{text}");
 
-    let mut engine = Engine::start();
+    let mut engine = Engine::start(HANG);
     engine.set("BookFile", outs[0].to_str().unwrap());
     engine.set("BookMoveChoice", "best");
     let lines = engine.go("position startpos", GO_CLOCK);

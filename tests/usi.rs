@@ -1,13 +1,13 @@
 //! The USI protocol seen from a GUI: each test spawns the engine binary and talks to it over
-//! pipes. Lines are read by a thread into a channel, so a hang fails the test instead of
-//! blocking it. Searches use small limits to keep the file fast.
+//! pipes (`common::UsiEngine`). Searches use small limits to keep the file fast.
 
-use std::io::Write;
-use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
+mod common;
+
+use std::process::Command;
 use std::thread;
 use std::time::{Duration, Instant};
 
+use common::UsiEngine as Engine;
 use engine::shogi::Position;
 
 /// How long any expected line may take before the test fails as hung.
@@ -18,95 +18,7 @@ const GOTE_MATED_SFEN: &str = "k4/G4/P4/5/4K w - 1";
 /// Sente mates at once by dropping the gold on 2b.
 const MATE_IN_ONE_SFEN: &str = "3k1/5/2G2/5/K4 b G 1";
 
-struct Engine {
-    child: Child,
-    /// `None` once closed, to test the end of input.
-    stdin: Option<ChildStdin>,
-    lines: Receiver<String>,
-}
-
 impl Engine {
-    fn start() -> Engine {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_engine"))
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("engine binary starts");
-        let stdin = child.stdin.take().unwrap();
-        let mut stdout = child.stdout.take().unwrap();
-        let (send, lines) = channel();
-        thread::spawn(move || {
-            let mut pending = Vec::new();
-            let mut chunk = [0u8; 4096];
-            while let Ok(n @ 1..) = std::io::Read::read(&mut stdout, &mut chunk) {
-                pending.extend_from_slice(&chunk[..n]);
-                while let Some(end) = pending.iter().position(|&b| b == b'\n') {
-                    let line: Vec<u8> = pending.drain(..=end).collect();
-                    let text =
-                        String::from_utf8(line[..end].to_vec()).expect("the engine writes UTF-8");
-                    if send.send(text).is_err() {
-                        return;
-                    }
-                }
-            }
-        });
-        Engine {
-            child,
-            stdin: Some(stdin),
-            lines,
-        }
-    }
-
-    fn send(&mut self, line: &str) {
-        self.send_bytes(format!("{line}\n").as_bytes());
-    }
-
-    fn send_bytes(&mut self, bytes: &[u8]) {
-        let stdin = self.stdin.as_mut().expect("input is open");
-        stdin.write_all(bytes).expect("engine reads its input");
-        stdin.flush().unwrap();
-    }
-
-    fn try_line(&self, timeout: Duration) -> Option<String> {
-        match self.lines.recv_timeout(timeout) {
-            Ok(line) => Some(line),
-            Err(RecvTimeoutError::Timeout) => None,
-            Err(RecvTimeoutError::Disconnected) => panic!("the engine closed its output"),
-        }
-    }
-
-    fn line(&self) -> String {
-        self.try_line(HANG)
-            .unwrap_or_else(|| panic!("no line from the engine within {HANG:?}"))
-    }
-
-    /// Lines up to and including the first that satisfies `last`.
-    fn lines_until(&self, last: impl Fn(&str) -> bool) -> Vec<String> {
-        let mut lines = Vec::new();
-        loop {
-            let line = self.line();
-            let done = last(&line);
-            lines.push(line);
-            if done {
-                return lines;
-            }
-        }
-    }
-
-    /// Every line that arrives within `window`.
-    fn lines_for(&self, window: Duration) -> Vec<String> {
-        let end = Instant::now() + window;
-        let mut lines = Vec::new();
-        while let Some(left) = end.checked_duration_since(Instant::now()) {
-            match self.try_line(left) {
-                Some(line) => lines.push(line),
-                None => break,
-            }
-        }
-        lines
-    }
-
     /// For 300 ms after a `go` that must wait (infinite, ponder), no `bestmove` comes.
     fn assert_no_bestmove_yet(&self, waiting_for: &str) {
         let during = self.lines_for(Duration::from_millis(300));
@@ -173,25 +85,6 @@ impl Engine {
         self.send("quit");
         self.wait_for_exit();
     }
-
-    fn wait_for_exit(&mut self) {
-        let deadline = Instant::now() + HANG;
-        loop {
-            if let Some(status) = self.child.try_wait().unwrap() {
-                assert!(status.success(), "engine exited with {status}");
-                return;
-            }
-            assert!(Instant::now() < deadline, "engine did not quit");
-            thread::sleep(Duration::from_millis(5));
-        }
-    }
-}
-
-impl Drop for Engine {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
 }
 
 /// Plays USI `moves` from `root`, panicking on an illegal one.
@@ -242,7 +135,7 @@ fn check_bestmove(root: &Position, line: &str) {
 
 #[test]
 fn handshake_lists_id_and_options() {
-    let mut engine = Engine::start();
+    let mut engine = Engine::start(HANG);
     engine.send("usi");
     let lines = engine.lines_until(|l| l == "usiok");
     assert!(lines[0].starts_with("id name "), "{lines:?}");
@@ -279,7 +172,7 @@ fn handshake_lists_id_and_options() {
 
 #[test]
 fn good_options_are_accepted_without_error() {
-    let mut engine = Engine::start();
+    let mut engine = Engine::start(HANG);
     for setting in [
         "setoption name USI_Hash value 32",
         "setoption name Threads value 1",
@@ -321,7 +214,7 @@ fn good_options_are_accepted_without_error() {
 
 #[test]
 fn both_position_forms_and_both_move_notations() {
-    let mut engine = Engine::start();
+    let mut engine = Engine::start(HANG);
     assert_eq!(engine.sfen(), STARTPOS_SFEN);
     engine.send("position startpos moves 5d5c 1b1c");
     let expected = play(&Position::startpos(), &["5d5c", "1b1c"]).to_sfen();
@@ -345,7 +238,7 @@ fn both_position_forms_and_both_move_notations() {
 
 #[test]
 fn go_with_each_limit_returns_a_legal_move() {
-    let mut engine = Engine::start();
+    let mut engine = Engine::start(HANG);
     let root = play(&Position::startpos(), &["5d5c", "1b1c"]);
     engine.send("position startpos moves 5d5c 1b1c");
     for params in [
@@ -369,7 +262,7 @@ fn go_with_each_limit_returns_a_legal_move() {
 
 #[test]
 fn info_lines_report_a_legal_pv() {
-    let mut engine = Engine::start();
+    let mut engine = Engine::start(HANG);
     let root = Position::startpos();
     engine.send("position startpos");
     let lines = engine.go(&root, "depth 3");
@@ -384,7 +277,7 @@ fn info_lines_report_a_legal_pv() {
 
 #[test]
 fn stop_ends_an_infinite_search_promptly() {
-    let mut engine = Engine::start();
+    let mut engine = Engine::start(HANG);
     let root = Position::startpos();
     engine.send("position startpos");
     engine.send("go infinite");
@@ -410,7 +303,7 @@ fn stop_ends_an_infinite_search_promptly() {
 
 #[test]
 fn ponder_then_ponderhit_gives_the_move() {
-    let mut engine = Engine::start();
+    let mut engine = Engine::start(HANG);
     let root = play(&Position::startpos(), &["5d5c"]);
     engine.send("setoption name USI_Ponder value true");
     engine.send("position startpos moves 5d5c");
@@ -432,7 +325,7 @@ fn ponder_then_ponderhit_gives_the_move() {
 
 #[test]
 fn no_legal_move_resigns() {
-    let mut engine = Engine::start();
+    let mut engine = Engine::start(HANG);
     engine.send(&format!("position sfen {GOTE_MATED_SFEN}"));
     engine.send("go btime 1000 wtime 1000");
     assert_eq!(engine.line(), "bestmove resign");
@@ -447,7 +340,7 @@ fn no_legal_move_resigns() {
 
 #[test]
 fn go_mate_answers_checkmate() {
-    let mut engine = Engine::start();
+    let mut engine = Engine::start(HANG);
     let root = sfen(MATE_IN_ONE_SFEN);
     engine.send(&format!("position sfen {MATE_IN_ONE_SFEN}"));
     engine.send("go mate 5000");
@@ -485,7 +378,7 @@ fn go_mate_answers_checkmate() {
 
 #[test]
 fn terminal_commands_show_the_position() {
-    let mut engine = Engine::start();
+    let mut engine = Engine::start(HANG);
     engine.send("position startpos moves 5d5c");
     engine.send("d");
     let lines = engine.lines_until(|l| l.starts_with("legal moves"));
@@ -530,9 +423,9 @@ fn terminal_commands_show_the_position() {
 
 #[test]
 fn end_of_input_stops_the_search_and_exits() {
-    let mut engine = Engine::start();
+    let mut engine = Engine::start(HANG);
     engine.send("go infinite");
-    engine.stdin = None;
+    engine.close_input();
     let lines = engine.lines_until(|l| l.starts_with("bestmove"));
     check_bestmove(&Position::startpos(), lines.last().unwrap());
     engine.wait_for_exit();
@@ -542,7 +435,7 @@ fn end_of_input_stops_the_search_and_exits() {
 /// unchanged (or, for an illegal move, set to the legal prefix), and the engine goes on.
 #[test]
 fn bad_input_is_answered_by_an_error_and_changes_nothing() {
-    let mut engine = Engine::start();
+    let mut engine = Engine::start(HANG);
     let base = play(&Position::startpos(), &["5d5c"]);
     engine.send("position startpos moves 5d5c");
     let bad_lines = [
@@ -601,7 +494,7 @@ fn bad_input_is_answered_by_an_error_and_changes_nothing() {
 /// error names the move and its index.
 #[test]
 fn position_with_a_bad_move_changes_nothing() {
-    let mut engine = Engine::start();
+    let mut engine = Engine::start(HANG);
     let before = play(&Position::startpos(), &["5d5c"]);
     engine.send("position startpos moves 5d5c");
     for (moves, index, bad) in [
@@ -629,7 +522,7 @@ fn position_with_a_bad_move_changes_nothing() {
 
 #[test]
 fn commands_that_need_an_idle_engine_are_refused_while_searching() {
-    let mut engine = Engine::start();
+    let mut engine = Engine::start(HANG);
     let root = Position::startpos();
     engine.send("position startpos");
     engine.send("go infinite");
@@ -666,7 +559,7 @@ fn commands_that_need_an_idle_engine_are_refused_while_searching() {
 
 #[test]
 fn gameover_stops_a_ponder_search() {
-    let mut engine = Engine::start();
+    let mut engine = Engine::start(HANG);
     engine.send("position startpos");
     engine.send("go ponder");
     thread::sleep(Duration::from_millis(50));
@@ -680,7 +573,7 @@ fn gameover_stops_a_ponder_search() {
 
 #[test]
 fn output_lines_never_interleave() {
-    let mut engine = Engine::start();
+    let mut engine = Engine::start(HANG);
     engine.send("position startpos");
     engine.send("go movetime 300");
     for _ in 0..200 {
@@ -708,7 +601,7 @@ fn output_lines_never_interleave() {
 /// malformed one is reported by `info string error` while the search runs with the rest.
 #[test]
 fn every_go_is_answered_by_a_bestmove() {
-    let mut engine = Engine::start();
+    let mut engine = Engine::start(HANG);
     let root = play(&Position::startpos(), &["5d5c"]);
     engine.send("position startpos moves 5d5c");
     let good = [
@@ -767,7 +660,7 @@ fn every_go_is_answered_by_a_bestmove() {
 
 #[test]
 fn searchmoves_restricts_the_root() {
-    let mut engine = Engine::start();
+    let mut engine = Engine::start(HANG);
     // Sente can mate at once with G*2b; restricted to two quiet moves, it must pick one of them.
     let root = sfen(MATE_IN_ONE_SFEN);
     engine.send(&format!("position sfen {MATE_IN_ONE_SFEN}"));
@@ -795,7 +688,7 @@ fn searchmoves_restricts_the_root() {
 
 #[test]
 fn go_mate_with_other_parameters_runs_the_mate_search() {
-    let mut engine = Engine::start();
+    let mut engine = Engine::start(HANG);
     engine.send(&format!("position sfen {MATE_IN_ONE_SFEN}"));
     engine.send("go mate 2000 depth 3");
     let error = engine.line();
@@ -812,7 +705,7 @@ fn go_mate_with_other_parameters_runs_the_mate_search() {
 /// `quit` end it at once.
 #[test]
 fn perft_is_a_search_that_can_be_stopped() {
-    let mut engine = Engine::start();
+    let mut engine = Engine::start(HANG);
     engine.send("position startpos");
     engine.send("go perft 4");
     let lines = engine.lines_until(|l| l.starts_with("Nodes searched: "));
@@ -852,7 +745,7 @@ fn perft_is_a_search_that_can_be_stopped() {
 
 #[test]
 fn uci_adapter_commands() {
-    let mut engine = Engine::start();
+    let mut engine = Engine::start(HANG);
     let error = engine.expect_error("uci");
     assert!(error.contains("send 'usi'"), "{error:?}");
     engine.send("ucinewgame");
@@ -863,7 +756,7 @@ fn uci_adapter_commands() {
 /// `bench` in the USI loop prints what `engine bench` prints, and can be stopped.
 #[test]
 fn bench_runs_in_the_loop() {
-    let mut engine = Engine::start();
+    let mut engine = Engine::start(HANG);
     engine.send("bench 2");
     let line = engine
         .lines_until(|l| l.starts_with("Bench: "))
@@ -921,7 +814,7 @@ fn params_file_sets_search_parameters_all_or_nothing() {
     let bad = dir.join("bad.params");
     std::fs::write(&bad, "rfp_margin 200\nrfp_margn 3\n").unwrap();
 
-    let mut engine = Engine::start();
+    let mut engine = Engine::start(HANG);
     let defaults = nodes_at_depth_6(&mut engine);
     engine.send(&format!(
         "setoption name ParamsFile value {}",
@@ -964,7 +857,7 @@ fn params_file_sets_search_parameters_all_or_nothing() {
 
 #[test]
 fn weakened_levels_answer_at_once_and_infinite_still_waits_for_stop() {
-    let mut engine = Engine::start();
+    let mut engine = Engine::start(HANG);
     engine.send("setoption name Skill_Level value 3");
     let note = engine.line();
     assert!(
@@ -1010,7 +903,7 @@ fn weakened_levels_answer_at_once_and_infinite_still_waits_for_stop() {
 #[test]
 fn a_level_with_a_seed_plays_the_same_moves_every_time() {
     let moves = || {
-        let mut engine = Engine::start();
+        let mut engine = Engine::start(HANG);
         engine.send("setoption name Skill_Level value 0");
         engine.send("setoption name Skill_Seed value 3");
         engine.assert_ready();

@@ -3,68 +3,24 @@
 //! searching at the same time (as in a real game). One test, so that nothing else in this test
 //! binary competes for the cores while it measures.
 
-use std::io::{BufRead, BufReader, Write};
-use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{Receiver, channel};
-use std::thread;
+mod common;
+
 use std::time::{Duration, Instant};
 
+use common::UsiEngine as Engine;
 use engine::shogi::Position;
 
 /// How much later than asked a `bestmove` may arrive.
 const LATE: Duration = Duration::from_millis(10);
 const HANG: Duration = Duration::from_secs(60);
 
-struct Engine {
-    child: Child,
-    stdin: ChildStdin,
-    lines: Receiver<String>,
-}
-
 impl Engine {
-    fn start() -> Engine {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_engine"))
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("engine binary starts");
-        let stdin = child.stdin.take().unwrap();
-        let stdout = BufReader::new(child.stdout.take().unwrap());
-        let (send, lines) = channel();
-        thread::spawn(move || {
-            for line in stdout.lines() {
-                let Ok(line) = line else { return };
-                if send.send(line).is_err() {
-                    return;
-                }
-            }
-        });
-        let mut engine = Engine {
-            child,
-            stdin,
-            lines,
-        };
+    /// The engine after the `usi` handshake.
+    fn started() -> Engine {
+        let mut engine = Engine::start(HANG);
         engine.send("usi");
         engine.until("usiok");
         engine
-    }
-
-    fn send(&mut self, line: &str) {
-        writeln!(self.stdin, "{line}").expect("engine reads its input");
-        self.stdin.flush().unwrap();
-    }
-
-    fn until(&self, prefix: &str) -> String {
-        loop {
-            let line = self
-                .lines
-                .recv_timeout(HANG)
-                .unwrap_or_else(|_| panic!("no {prefix:?} within {HANG:?}"));
-            if line.starts_with(prefix) {
-                return line;
-            }
-        }
     }
 
     fn ready(&mut self) {
@@ -104,13 +60,6 @@ impl Engine {
     }
 }
 
-impl Drop for Engine {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
 fn ms(d: Duration) -> f64 {
     d.as_secs_f64() * 1000.0
 }
@@ -118,11 +67,11 @@ fn ms(d: Duration) -> f64 {
 #[test]
 fn replies_come_on_time() {
     // The opponent: another engine thinking all along, as in a game on this machine.
-    let mut opponent = Engine::start();
+    let mut opponent = Engine::started();
     opponent.send("go infinite");
 
     // `go movetime 100`: most of the time is used, never more than 10 ms extra.
-    let mut engine = Engine::start();
+    let mut engine = Engine::started();
     engine.ready();
     let times = engine.play_game("movetime 100", 16);
     let mean = times.iter().sum::<Duration>() / times.len() as u32;
@@ -172,8 +121,7 @@ fn replies_come_on_time() {
     engine.send("setoption name USI_Hash value 16");
     engine.ready();
     engine.send("quit");
-    let status = engine.child.wait().unwrap();
-    assert!(status.success(), "{status}");
+    engine.wait_for_exit();
 
     opponent.send("stop");
     opponent.until("bestmove");
