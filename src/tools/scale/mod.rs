@@ -1,8 +1,9 @@
 //! `engine scale`: the scaling harness. Plays engine 1 against a fixed engine 2 at a ladder of
 //! limits (fixed times a move, fixed depths, fixed nodes with optional odds) with the match
-//! runner, and writes after every finished point a table (Markdown, CSV, JSON) and an SVG plot of
-//! Elo (± 95%) against the time a move. Each point's result is kept in `OUT/points/NAME.json`, written atomically once its
-//! match is over, so a ladder run again with the same settings skips the points it finished.
+//! runner, and writes after every finished point a table (Markdown, CSV, JSON) and an SVG plot
+//! of Elo (± 95%) against the time a move. Each point's result is kept in
+//! `OUT/points/NAME.json`, written atomically once its match is over, so a ladder run again
+//! with the same settings skips the points it finished.
 
 pub mod report;
 

@@ -122,10 +122,11 @@ pub fn csv(results: &[PointResult]) -> String {
          engine1_ms,engine2_ms,engine1_max_ms,engine2_max_ms\n",
     );
     for r in results {
-        let (kind, value) = match r.limit {
-            Limit::MoveTime { ms } => ("movetime_ms", ms),
-            Limit::Depth { depth } => ("depth", u64::from(depth)),
-            Limit::Nodes { engine1, .. } => ("nodes", engine1),
+        let kind = PointKind::of(r.limit).csv_name();
+        let value = match r.limit {
+            Limit::MoveTime { ms } => ms,
+            Limit::Depth { depth } => u64::from(depth),
+            Limit::Nodes { engine1, .. } => engine1,
         };
         let elo = r.elo();
         let _ = writeln!(
@@ -180,13 +181,23 @@ impl PointKind {
         }
     }
 
+    const ALL: [PointKind; 3] = [PointKind::MoveTime, PointKind::Depth, PointKind::Nodes];
+
+    /// Its name in scale.csv's `kind` column.
+    fn csv_name(self) -> &'static str {
+        match self {
+            PointKind::MoveTime => "movetime_ms",
+            PointKind::Depth => "depth",
+            PointKind::Nodes => "nodes",
+        }
+    }
+
     /// From scale.csv's `kind` column.
     fn of_csv(kind: &str) -> PointKind {
-        match kind {
-            "depth" => PointKind::Depth,
-            "nodes" => PointKind::Nodes,
-            _ => PointKind::MoveTime,
-        }
+        PointKind::ALL
+            .into_iter()
+            .find(|k| k.csv_name() == kind)
+            .unwrap_or(PointKind::MoveTime)
     }
 }
 
