@@ -3,6 +3,7 @@
 pub mod book;
 pub mod eval;
 pub mod fileio;
+pub mod gui;
 pub mod matches;
 pub mod memory;
 pub mod nn;

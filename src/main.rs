@@ -50,6 +50,8 @@ enum Command {
     Plot(engine::tools::plot::PlotArgs),
     /// Build an opening book (YaneuraOu's text format) from games or by the engine's search.
     Book(engine::book::build::BookArgs),
+    /// A board in the browser: play and analyse against this or any USI engine.
+    Gui(engine::gui::GuiArgs),
 }
 
 fn main() -> ExitCode {
@@ -78,6 +80,7 @@ fn main() -> ExitCode {
         Command::Datagen(args) => engine::train::datagen::run(&args).map(|_| ()),
         Command::Train(args) => engine::train::learn::run(&args).map(|_| ()),
         Command::Tune(args) => engine::tune::cli::run(&args),
+        Command::Gui(args) => engine::gui::run(&args),
         Command::Plot(args) => engine::tools::plot::run(&args),
         Command::Book(args) => engine::book::build::run(&args),
     };

@@ -182,6 +182,25 @@ pub fn read(bytes: &[u8], format: Format) -> Result<Record, RecordError> {
     }
 }
 
+/// The format a record's bytes are most likely in, for records pasted or opened without a
+/// name: a USI position line or a bare SFEN (its first word `position`, `startpos` or `sfen`,
+/// or a board with `/`), CSA (a line starting `V2`, `PI`, `P1` or `N+`), else KIF. Undecodable
+/// bytes are taken for KIF, whose reader names the problem.
+pub fn detect_format(bytes: &[u8]) -> Format {
+    let Ok(text) = text::decode(bytes) else {
+        return Format::Kif;
+    };
+    let first = text.split_whitespace().next().unwrap_or("");
+    if matches!(first, "position" | "startpos" | "sfen") || first.matches('/').count() == 4 {
+        return Format::Usi;
+    }
+    let csa = text.lines().any(|line| {
+        let line = line.trim_start();
+        ["V2", "PI", "P1", "N+"].iter().any(|p| line.starts_with(p))
+    });
+    if csa { Format::Csa } else { Format::Kifu }
+}
+
 /// A record as the bytes of a file of `format`: `.kif` and `.csa` in Shift_JIS with CR LF line
 /// ends (the Windows convention of both formats), `.kifu` and USI in UTF-8 with LF.
 pub fn write(record: &Record, format: Format) -> Vec<u8> {
@@ -373,6 +392,26 @@ pub(crate) mod tests {
                 mv
             })
             .collect()
+    }
+
+    #[test]
+    fn the_format_of_unnamed_records_is_detected() {
+        let game = record(Position::startpos(), "2e3d 4a3b 1e1d");
+        for format in Format::ALL {
+            let detected = detect_format(&write(&game, format));
+            let expected = if format == Format::Kif {
+                Format::Kifu
+            } else {
+                format
+            };
+            assert_eq!(detected, expected, "{format:?}");
+            assert_eq!(
+                read(&write(&game, format), detected).unwrap().moves,
+                game.moves
+            );
+        }
+        assert_eq!(detect_format(b"rbsgk/4p/5/P4/KGSBR b - 1"), Format::Usi);
+        assert_eq!(detect_format(b"startpos moves 2e3d"), Format::Usi);
     }
 
     /// A record of USI moves from `start`.

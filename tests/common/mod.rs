@@ -3,6 +3,8 @@
 //! it. Each test file adds the helpers of its own protocol checks in its own `impl` block.
 #![allow(dead_code)] // each test file uses part of it
 
+pub mod gui;
+
 use std::io::{Read, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};

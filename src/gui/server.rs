@@ -1,0 +1,363 @@
+//! The HTTP side of `engine gui`: the routes of `docs/gui.md`, and the guard every request
+//! passes first (the session's token, a `Host` that names this server, bounded bodies).
+
+use std::convert::Infallible;
+use std::net::{IpAddr, SocketAddr};
+use std::sync::Arc;
+use std::time::Duration;
+
+use axum::Router;
+use axum::body::Bytes;
+use axum::extract::{DefaultBodyLimit, Query, Request, State};
+use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
+use axum::middleware::{self, Next};
+use axum::response::sse::{Event as SseEvent, KeepAlive, Sse};
+use axum::response::{Html, IntoResponse, Response};
+use axum::routing::{get, post};
+use serde::Deserialize;
+use serde_json::{Value, json};
+use tokio_stream::StreamExt;
+use tokio_stream::wrappers::BroadcastStream;
+
+use super::app::{App, NewGame};
+use crate::records;
+
+/// The largest request body: a record of 2,000 moves in KIF is about 100 KB.
+pub const MAX_BODY_BYTES: usize = 256 * 1024;
+
+const PAGE: &str = include_str!("assets/index.html");
+const STYLE: &str = include_str!("assets/style.css");
+const SCRIPT: &str = include_str!("assets/app.js");
+
+#[derive(Clone)]
+pub struct Server {
+    pub app: Arc<App>,
+    pub token: String,
+    /// The port the server listens on, for the `Host` check.
+    pub port: u16,
+}
+
+/// The routes, behind the guard.
+pub fn router(server: Server) -> Router {
+    Router::new()
+        .route("/", get(page))
+        .route("/api/state", get(state))
+        .route("/api/move", post(play_move))
+        .route("/api/new", post(new_game))
+        .route("/api/undo", post(undo))
+        .route("/api/resign", post(resign))
+        .route("/api/goto", post(goto))
+        .route("/api/analysis", post(analysis))
+        .route("/api/mate", post(mate))
+        .route("/api/record", post(load_record).get(save_record))
+        .route("/api/events", get(events))
+        .fallback(not_found)
+        .layer(DefaultBodyLimit::max(MAX_BODY_BYTES))
+        .layer(middleware::from_fn_with_state(server.clone(), guard))
+        .with_state(server)
+}
+
+fn error(status: StatusCode, message: impl Into<String>) -> Response {
+    (status, axum::Json(json!({"error": message.into()}))).into_response()
+}
+
+/// Whether `host` (a `Host` header) names this server: `localhost` or an IP address literal,
+/// with its port. A name that resolves here through someone's DNS (rebinding) does not.
+fn host_allowed(host: &str, port: u16) -> bool {
+    let Some((name, host_port)) = host.rsplit_once(':') else {
+        return false;
+    };
+    if host_port.parse::<u16>() != Ok(port) {
+        return false;
+    }
+    let name = name
+        .strip_prefix('[')
+        .and_then(|n| n.strip_suffix(']'))
+        .unwrap_or(name);
+    name.eq_ignore_ascii_case("localhost") || name.parse::<IpAddr>().is_ok()
+}
+
+/// Compares without stopping at the first difference, so that the time taken does not tell
+/// how much of a guessed token was right.
+fn same_token(given: &str, token: &str) -> bool {
+    given.len() == token.len()
+        && given
+            .bytes()
+            .zip(token.bytes())
+            .fold(0u8, |acc, (a, b)| acc | (a ^ b))
+            == 0
+}
+
+fn token_of(request: &Request) -> Option<String> {
+    if let Some(value) = request.headers().get("x-token") {
+        return value.to_str().ok().map(str::to_string);
+    }
+    let query = request.uri().query()?;
+    form_pairs(query)
+        .into_iter()
+        .find(|(k, _)| k == "token")
+        .map(|(_, v)| v)
+}
+
+/// `a=1&b=2` split into pairs (the token is hex, so no decoding is needed).
+fn form_pairs(query: &str) -> Vec<(String, String)> {
+    query
+        .split('&')
+        .filter_map(|pair| pair.split_once('='))
+        .map(|(k, v)| (k.to_string(), v.to_string()))
+        .collect()
+}
+
+async fn guard(State(server): State<Server>, request: Request, next: Next) -> Response {
+    let host = request
+        .headers()
+        .get(header::HOST)
+        .and_then(|h| h.to_str().ok())
+        .unwrap_or("");
+    if !host_allowed(host, server.port) {
+        return error(
+            StatusCode::FORBIDDEN,
+            format!("Host '{host}' is not this server's address"),
+        );
+    }
+    match token_of(&request) {
+        Some(token) if same_token(&token, &server.token) => {}
+        _ => return error(StatusCode::FORBIDDEN, "missing or wrong token"),
+    }
+    let mut response = next.run(request).await;
+    let headers = response.headers_mut();
+    headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+    headers.insert(
+        "x-content-type-options",
+        HeaderValue::from_static("nosniff"),
+    );
+    headers.insert("referrer-policy", HeaderValue::from_static("no-referrer"));
+    response
+}
+
+async fn not_found() -> Response {
+    error(StatusCode::NOT_FOUND, "no such page")
+}
+
+async fn page(State(server): State<Server>) -> Response {
+    let html = PAGE
+        .replace("/*STYLE*/", STYLE)
+        .replace("/*SCRIPT*/", SCRIPT)
+        .replace("{{TOKEN}}", &server.token);
+    let mut response = Html(html).into_response();
+    // Only this page's own inline code runs, and it talks only to this server.
+    response.headers_mut().insert(
+        header::CONTENT_SECURITY_POLICY,
+        HeaderValue::from_static(
+            "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; \
+             img-src 'self' data:; connect-src 'self'; frame-ancestors 'none'; \
+             form-action 'none'; base-uri 'none'",
+        ),
+    );
+    response
+}
+
+/// A session call's result: the new state, or 400 with the reason.
+fn answer(result: Result<Value, String>) -> Response {
+    match result {
+        Ok(state) => axum::Json(state).into_response(),
+        Err(message) => error(StatusCode::BAD_REQUEST, message),
+    }
+}
+
+/// A JSON body, or 400 naming what was wrong with it.
+fn parse_body<T: for<'de> Deserialize<'de>>(body: &Bytes) -> Result<T, String> {
+    serde_json::from_slice(body).map_err(|e| format!("request body: {e}"))
+}
+
+async fn state(State(server): State<Server>) -> Response {
+    axum::Json(server.app.state()).into_response()
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct MoveRequest {
+    #[serde(rename = "move")]
+    mv: String,
+}
+
+async fn play_move(State(server): State<Server>, body: Bytes) -> Response {
+    match parse_body::<MoveRequest>(&body) {
+        Ok(request) => {
+            let result = server.app.play_move(request.mv.trim());
+            match result {
+                Err(e) if e == "the engine is to move" => error(StatusCode::CONFLICT, e),
+                other => answer(other),
+            }
+        }
+        Err(message) => error(StatusCode::BAD_REQUEST, message),
+    }
+}
+
+async fn new_game(State(server): State<Server>, body: Bytes) -> Response {
+    match parse_body::<NewGame>(&body) {
+        Ok(request) => answer(server.app.new_game(request)),
+        Err(message) => error(StatusCode::BAD_REQUEST, message),
+    }
+}
+
+async fn undo(State(server): State<Server>) -> Response {
+    answer(server.app.undo())
+}
+
+async fn resign(State(server): State<Server>) -> Response {
+    answer(server.app.resign())
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct GotoRequest {
+    node: usize,
+}
+
+async fn goto(State(server): State<Server>, body: Bytes) -> Response {
+    match parse_body::<GotoRequest>(&body) {
+        Ok(request) => answer(server.app.goto(request.node)),
+        Err(message) => error(StatusCode::BAD_REQUEST, message),
+    }
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct AnalysisRequest {
+    on: bool,
+    #[serde(default)]
+    multipv: Option<u32>,
+}
+
+async fn analysis(State(server): State<Server>, body: Bytes) -> Response {
+    match parse_body::<AnalysisRequest>(&body) {
+        Ok(request) => answer(server.app.set_analysis(request.on, request.multipv)),
+        Err(message) => error(StatusCode::BAD_REQUEST, message),
+    }
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct MateRequest {
+    #[serde(default = "default_mate_ms")]
+    movetime_ms: u64,
+}
+
+fn default_mate_ms() -> u64 {
+    5000
+}
+
+async fn mate(State(server): State<Server>, body: Bytes) -> Response {
+    match parse_body::<MateRequest>(&body) {
+        Ok(request) => answer(server.app.mate_search(request.movetime_ms)),
+        Err(message) => error(StatusCode::BAD_REQUEST, message),
+    }
+}
+
+#[derive(Deserialize)]
+struct FormatQuery {
+    format: Option<String>,
+}
+
+/// `kif`, `kifu`, `csa`, `usi` (`sfen` too), or `auto`/none for `None`.
+fn record_format(name: Option<&str>) -> Result<Option<records::Format>, String> {
+    match name {
+        None | Some("auto") | Some("") => Ok(None),
+        Some("sfen") => Ok(Some(records::Format::Usi)),
+        Some(name) => records::Format::from_name(name).map(Some).ok_or_else(|| {
+            format!("unknown record format '{name}' (kif, kifu, csa, usi, sfen or auto)")
+        }),
+    }
+}
+
+async fn load_record(
+    State(server): State<Server>,
+    Query(query): Query<FormatQuery>,
+    body: Bytes,
+) -> Response {
+    let format = match record_format(query.format.as_deref()) {
+        Ok(format) => format,
+        Err(message) => return error(StatusCode::BAD_REQUEST, message),
+    };
+    if body.iter().all(u8::is_ascii_whitespace) {
+        return error(StatusCode::BAD_REQUEST, "the record is empty");
+    }
+    let app = server.app.clone();
+    // Reading and checking a long record is CPU work: off the async threads.
+    let result = tokio::task::spawn_blocking(move || app.load_record(&body, format))
+        .await
+        .unwrap_or_else(|e| Err(format!("reading the record failed: {e}")));
+    answer(result)
+}
+
+async fn save_record(State(server): State<Server>, Query(query): Query<FormatQuery>) -> Response {
+    let format = match record_format(query.format.as_deref()) {
+        Ok(Some(format)) => format,
+        Ok(None) => records::Format::Kif,
+        Err(message) => return error(StatusCode::BAD_REQUEST, message),
+    };
+    let bytes = server.app.record(format);
+    let content_type = match format {
+        records::Format::Kif | records::Format::Csa => "text/plain; charset=Shift_JIS",
+        _ => "text/plain; charset=utf-8",
+    };
+    let disposition = format!("attachment; filename=\"game.{}\"", format.extension());
+    let mut headers = HeaderMap::new();
+    headers.insert(header::CONTENT_TYPE, HeaderValue::from_static(content_type));
+    if let Ok(value) = HeaderValue::from_str(&disposition) {
+        headers.insert(header::CONTENT_DISPOSITION, value);
+    }
+    (headers, bytes).into_response()
+}
+
+async fn events(State(server): State<Server>) -> Response {
+    let first = SseEvent::default()
+        .event("state")
+        .data(server.app.state().to_string());
+    let updates = BroadcastStream::new(server.app.subscribe()).filter_map(|event| {
+        // A page too slow to keep up misses events (`Lagged`); the next state catches it up.
+        event.ok().map(|event| {
+            Ok::<_, Infallible>(SseEvent::default().event(event.name).data(event.data))
+        })
+    });
+    let stream = tokio_stream::once(Ok::<_, Infallible>(first)).chain(updates);
+    Sse::new(stream)
+        .keep_alive(KeepAlive::new().interval(Duration::from_secs(15)))
+        .into_response()
+}
+
+/// The address to print and open: `localhost`-style for the unspecified address.
+pub fn page_url(addr: SocketAddr, token: &str) -> String {
+    let ip = match addr.ip() {
+        ip if ip.is_unspecified() => "127.0.0.1".to_string(),
+        IpAddr::V6(ip) => format!("[{ip}]"),
+        IpAddr::V4(ip) => ip.to_string(),
+    };
+    format!("http://{ip}:{}/?token={token}", addr.port())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_this_servers_address_is_a_valid_host() {
+        assert!(host_allowed("127.0.0.1:8080", 8080));
+        assert!(host_allowed("localhost:8080", 8080));
+        assert!(host_allowed("[::1]:8080", 8080));
+        assert!(host_allowed("192.168.1.5:8080", 8080));
+        assert!(!host_allowed("127.0.0.1:8081", 8080));
+        assert!(!host_allowed("evil.example:8080", 8080));
+        assert!(!host_allowed("127.0.0.1", 8080));
+        assert!(!host_allowed("", 8080));
+    }
+
+    #[test]
+    fn tokens_compare_whole() {
+        assert!(same_token("abc", "abc"));
+        assert!(!same_token("abd", "abc"));
+        assert!(!same_token("ab", "abc"));
+        assert!(!same_token("", "abc"));
+    }
+}

@@ -1,0 +1,569 @@
+//! `engine gui` over HTTP, as the page talks to it: moves and illegal moves, games against
+//! the engine to the end, undo, resign, clocks, navigation and variations, records in and out,
+//! analysis and mate search events, and the guard (token, `Host`, body size).
+
+mod common;
+
+use std::io::{BufRead, BufReader};
+use std::sync::mpsc::{Receiver, channel};
+use std::thread;
+use std::time::{Duration, Instant};
+
+use common::gui::GuiServer;
+use serde_json::{Value, json};
+
+struct Client {
+    server: GuiServer,
+    agent: ureq::Agent,
+}
+
+/// An answer: status and body.
+struct Answer {
+    status: u16,
+    body: Vec<u8>,
+}
+
+impl Answer {
+    fn json(&self) -> Value {
+        serde_json::from_slice(&self.body)
+            .unwrap_or_else(|e| panic!("JSON body ({e}): {}", String::from_utf8_lossy(&self.body)))
+    }
+
+    fn text(&self) -> String {
+        String::from_utf8_lossy(&self.body).into_owned()
+    }
+}
+
+impl Client {
+    fn start(extra: &[&str]) -> Client {
+        let agent = ureq::Agent::config_builder()
+            .http_status_as_error(false)
+            .timeout_global(Some(Duration::from_secs(20)))
+            .build()
+            .into();
+        Client {
+            server: GuiServer::start(extra),
+            agent,
+        }
+    }
+
+    fn url(&self, path: &str) -> String {
+        format!("{}{path}", self.server.base)
+    }
+
+    fn answer(response: Result<ureq::http::Response<ureq::Body>, ureq::Error>) -> Answer {
+        let mut response = response.expect("the server answers");
+        let status = response.status().as_u16();
+        let body = response
+            .body_mut()
+            .with_config()
+            .limit(10 << 20)
+            .read_to_vec()
+            .unwrap();
+        Answer { status, body }
+    }
+
+    fn get(&self, path: &str) -> Answer {
+        Self::answer(
+            self.agent
+                .get(self.url(path))
+                .header("X-Token", &self.server.token)
+                .call(),
+        )
+    }
+
+    fn post_bytes(&self, path: &str, body: &[u8]) -> Answer {
+        Self::answer(
+            self.agent
+                .post(self.url(path))
+                .header("X-Token", &self.server.token)
+                .header("Content-Type", "application/octet-stream")
+                .send(body),
+        )
+    }
+
+    fn post(&self, path: &str, body: Value) -> Answer {
+        Self::answer(
+            self.agent
+                .post(self.url(path))
+                .header("X-Token", &self.server.token)
+                .header("Content-Type", "application/json")
+                .send(body.to_string().as_bytes()),
+        )
+    }
+
+    /// A request that must succeed; its state.
+    fn ok(&self, path: &str, body: Value) -> Value {
+        let answer = self.post(path, body.clone());
+        assert_eq!(answer.status, 200, "{path} {body}: {}", answer.text());
+        answer.json()
+    }
+
+    fn state(&self) -> Value {
+        let answer = self.get("/api/state");
+        assert_eq!(answer.status, 200);
+        answer.json()
+    }
+
+    fn new_game(&self, body: Value) -> Value {
+        self.ok("/api/new", body)
+    }
+
+    fn play(&self, mv: &str) -> Value {
+        self.ok("/api/move", json!({ "move": mv }))
+    }
+
+    /// Polls the state until `done` holds of it.
+    fn wait_for(&self, what: &str, timeout: Duration, done: impl Fn(&Value) -> bool) -> Value {
+        let until = Instant::now() + timeout;
+        loop {
+            let state = self.state();
+            if done(&state) {
+                return state;
+            }
+            assert!(Instant::now() < until, "waiting for {what}; state: {state}");
+            thread::sleep(Duration::from_millis(20));
+        }
+    }
+
+    /// Server-sent events as (name, data), read by a thread.
+    fn events(&self) -> Receiver<(String, Value)> {
+        let response = self
+            .agent
+            .get(self.url(&format!("/api/events?token={}", self.server.token)))
+            .config()
+            .timeout_global(None)
+            .build()
+            .call()
+            .expect("event stream");
+        assert_eq!(response.status().as_u16(), 200);
+        let reader = BufReader::new(response.into_body().into_reader());
+        let (send, receive) = channel();
+        thread::spawn(move || {
+            let mut name = String::new();
+            for line in reader.lines() {
+                let Ok(line) = line else { break };
+                if let Some(n) = line.strip_prefix("event:") {
+                    name = n.trim().to_string();
+                } else if let Some(data) = line.strip_prefix("data:") {
+                    let value = serde_json::from_str(data.trim()).unwrap_or(Value::Null);
+                    if send.send((name.clone(), value)).is_err() {
+                        break;
+                    }
+                }
+            }
+        });
+        receive
+    }
+}
+
+fn moves_of(state: &Value) -> Vec<String> {
+    state["legal_moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m.as_str().unwrap().to_string())
+        .collect()
+}
+
+fn line_usi(state: &Value) -> Vec<String> {
+    state["line"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["usi"].as_str().unwrap().to_string())
+        .collect()
+}
+
+fn two_people() -> Value {
+    json!({"sente": "human", "gote": "human"})
+}
+
+#[test]
+fn the_page_and_the_state_need_the_token() {
+    let client = Client::start(&[]);
+    let page = client.get("/");
+    assert_eq!(page.status, 200);
+    let html = page.text();
+    assert!(
+        html.contains(&client.server.token),
+        "the page carries its token"
+    );
+    assert!(!html.contains("/*SCRIPT*/") && !html.contains("{{TOKEN}}"));
+    for outside in [
+        "src=\"http",
+        "href=\"http",
+        "url(http",
+        "@import",
+        "fetch(\"http",
+    ] {
+        assert!(
+            !html.contains(outside),
+            "nothing fetched from outside: {outside}"
+        );
+    }
+
+    let no_token = ureq::Agent::config_builder()
+        .http_status_as_error(false)
+        .build()
+        .new_agent();
+    for path in ["/", "/api/state", "/api/events"] {
+        let answer = Client::answer(no_token.get(client.url(path)).call());
+        assert_eq!(answer.status, 403, "{path} without a token");
+        let answer = Client::answer(
+            no_token
+                .get(client.url(path))
+                .header("X-Token", "0123456789abcdef0123456789abcdef")
+                .call(),
+        );
+        assert_eq!(answer.status, 403, "{path} with a wrong token");
+    }
+    let answer = Client::answer(
+        no_token
+            .get(client.url(&format!("/api/state?token={}", client.server.token)))
+            .call(),
+    );
+    assert_eq!(answer.status, 200, "the token in the query");
+    // A move without the token changes nothing.
+    let answer = Client::answer(
+        no_token
+            .post(client.url("/api/move"))
+            .send(br#"{"move":"2e3d"}"#.as_slice()),
+    );
+    assert_eq!(answer.status, 403);
+    assert_eq!(client.state()["line"].as_array().unwrap().len(), 0);
+}
+
+#[test]
+fn a_host_other_than_this_server_is_refused() {
+    let client = Client::start(&[]);
+    for host in [
+        "evil.example".to_string(),
+        format!("evil.example:{}", client.server.port),
+        format!("127.0.0.1:{}", client.server.port + 1),
+    ] {
+        let answer = Client::answer(
+            client
+                .agent
+                .get(client.url("/api/state"))
+                .header("X-Token", &client.server.token)
+                .header("Host", &host)
+                .call(),
+        );
+        assert_eq!(answer.status, 403, "Host {host}: {}", answer.text());
+    }
+    let answer = Client::answer(
+        client
+            .agent
+            .get(client.url("/api/state"))
+            .header("X-Token", &client.server.token)
+            .header("Host", format!("localhost:{}", client.server.port))
+            .call(),
+    );
+    assert_eq!(answer.status, 200);
+}
+
+#[test]
+fn legal_moves_play_and_bad_ones_are_refused_with_the_game_unchanged() {
+    let client = Client::start(&[]);
+    let state = client.new_game(two_people());
+    assert_eq!(state["sfen"], "rbsgk/4p/5/P4/KGSBR b - 1");
+    assert_eq!(state["board"][0][0], "r");
+    assert_eq!(state["board"][4][0], "K");
+    assert_eq!(moves_of(&state).len(), 14);
+    let state = client.play("2e3d");
+    assert_eq!(state["last_move"], "2e3d");
+    assert_eq!(state["side_to_move"], "gote");
+    assert_eq!(state["line"][0]["ja"], "☗３四角(25)");
+    assert_eq!(state["line"][0]["en"], "B2e-3d");
+    let before = client.state();
+    for (body, why) in [
+        (json!({"move": "5e5a"}), "illegal"),
+        (json!({"move": "P*3c"}), "no pawn in hand"),
+        (json!({"move": "zz"}), "not a move"),
+        (json!({"mv": "4a3b"}), "unknown field"),
+        (json!({}), "no move"),
+    ] {
+        let answer = client.post("/api/move", body.clone());
+        assert_eq!(answer.status, 400, "{why}: {}", answer.text());
+        let message = answer.json()["error"].as_str().unwrap().to_string();
+        assert!(!message.is_empty(), "{why}");
+    }
+    let answer = client.post_bytes("/api/move", b"{not json");
+    assert_eq!(answer.status, 400);
+    assert_eq!(client.state()["sfen"], before["sfen"]);
+    assert_eq!(line_usi(&client.state()), ["2e3d"]);
+    let answer = client.post("/api/goto", json!({"node": 999}));
+    assert_eq!(answer.status, 400);
+    let answer = client.post(
+        "/api/new",
+        json!({"sente": "human", "gote": "human", "sfen": "bad"}),
+    );
+    assert_eq!(answer.status, 400);
+    assert!(answer.json()["error"].as_str().unwrap().contains("SFEN"));
+    let answer = client.post("/api/new", json!({"sente": "robot", "gote": "human"}));
+    assert_eq!(answer.status, 400);
+    let answer = client.post(
+        "/api/new",
+        json!({"sente": "human", "gote": "engine", "engine": "nobody"}),
+    );
+    assert_eq!(answer.status, 400);
+    let answer = client.post(
+        "/api/new",
+        json!({"sente": "human", "gote": "engine", "level": 21}),
+    );
+    assert_eq!(answer.status, 400);
+    assert_eq!(
+        line_usi(&client.state()),
+        ["2e3d"],
+        "refused games change nothing"
+    );
+    let answer = client.get("/api/nothing");
+    assert_eq!(answer.status, 404);
+}
+
+#[test]
+fn oversized_bodies_are_refused() {
+    let client = Client::start(&[]);
+    let big = vec![b' '; 300 * 1024];
+    assert_eq!(
+        client.post_bytes("/api/record?format=kifu", &big).status,
+        413
+    );
+    assert_eq!(client.post_bytes("/api/move", &big).status, 413);
+    assert_eq!(client.state()["line"].as_array().unwrap().len(), 0);
+}
+
+#[test]
+fn navigation_and_variations() {
+    let client = Client::start(&[]);
+    client.new_game(two_people());
+    let first = client.play("2e3d")["cursor"].as_u64().unwrap();
+    client.play("4a3b");
+    let state = client.play("1e1d");
+    assert_eq!(line_usi(&state), ["2e3d", "4a3b", "1e1d"]);
+    let state = client.ok("/api/goto", json!({"node": first}));
+    assert_eq!(state["ply"], 1);
+    assert_eq!(line_usi(&state), ["2e3d", "4a3b", "1e1d"], "the line stays");
+    assert_eq!(state["result"], Value::Null);
+    let state = client.play("2a2b");
+    assert_eq!(line_usi(&state), ["2e3d", "2a2b"], "a variation");
+    let variations = state["line"][1]["variations"].as_array().unwrap();
+    assert_eq!(variations.len(), 1);
+    assert_eq!(variations[0]["usi"], "4a3b");
+    let old = variations[0]["node"].as_u64().unwrap();
+    let state = client.ok("/api/goto", json!({"node": old}));
+    assert_eq!(
+        line_usi(&state),
+        ["2e3d", "4a3b", "1e1d"],
+        "back on the first line"
+    );
+    let state = client.ok("/api/goto", json!({"node": 0}));
+    assert_eq!(state["sfen"], "rbsgk/4p/5/P4/KGSBR b - 1");
+}
+
+#[test]
+fn a_whole_game_against_the_engine_with_undo_and_resign() {
+    let client = Client::start(&[]);
+    let state = client.new_game(json!({
+        "sente": "human", "gote": "engine", "level": 20, "movetime_ms": 30
+    }));
+    assert_eq!(state["players"]["gote"], "engine");
+    // The person plays the first legal move each time; the engine answers until the game ends.
+    let mut state = state;
+    for _ in 0..200 {
+        if !state["result"].is_null() {
+            break;
+        }
+        let ply = state["ply"].as_u64().unwrap();
+        let mv = moves_of(&state)[0].clone();
+        client.play(&mv);
+        state = client.wait_for("the engine's reply", Duration::from_secs(20), |s| {
+            !s["result"].is_null() || s["ply"].as_u64().unwrap() == ply + 2
+        });
+        assert!(state["error"].is_null(), "{state}");
+    }
+    let result = &state["result"];
+    assert!(!result.is_null(), "the game ended: {state}");
+    assert!(
+        [
+            "checkmate",
+            "no legal move",
+            "fourfold repetition",
+            "perpetual check"
+        ]
+        .contains(&result["reason"].as_str().unwrap()),
+        "{result}"
+    );
+    assert!(moves_of(&state).is_empty(), "no moves after the end");
+    assert_eq!(
+        client.post("/api/move", json!({"move": "5e4d"})).status,
+        400
+    );
+    // Undo takes back to the person's move, and the game goes on.
+    let ply = state["ply"].as_u64().unwrap();
+    let state = client.ok("/api/undo", json!({}));
+    assert!(state["result"].is_null(), "{state}");
+    assert_eq!(state["side_to_move"], "sente");
+    assert!(state["ply"].as_u64().unwrap() < ply);
+    let state = client.ok("/api/resign", json!({}));
+    assert_eq!(state["result"]["reason"], "resignation");
+    assert_eq!(state["result"]["winner"], "gote");
+    assert_eq!(client.post("/api/resign", json!({})).status, 400);
+}
+
+#[test]
+fn the_engine_plays_sente_and_a_flag_falls_on_the_clock() {
+    let client = Client::start(&[]);
+    let state = client.new_game(json!({
+        "sente": "engine", "gote": "human",
+        "clock": {"main_ms": 400, "byoyomi_ms": 0, "increment_ms": 0}
+    }));
+    assert_eq!(state["clock"]["sente_ms"], 400);
+    // The engine moves within its clock; then the person's runs out.
+    let state = client.wait_for("the engine's move", Duration::from_secs(10), |s| {
+        s["ply"] == 1
+    });
+    assert_eq!(state["clock"]["running"], "gote");
+    assert!(state["clock"]["sente_ms"].as_u64().unwrap() <= 400);
+    let state = client.wait_for("the flag", Duration::from_secs(5), |s| {
+        !s["result"].is_null()
+    });
+    assert_eq!(state["result"]["reason"], "time");
+    assert_eq!(state["result"]["winner"], "sente");
+    assert_eq!(state["clock"]["running"], Value::Null);
+}
+
+#[test]
+fn records_go_out_and_come_back_in_every_format() {
+    let client = Client::start(&[]);
+    client.new_game(two_people());
+    let moves = ["2e3d", "4a3b", "1e1d", "3b4c", "3e4d"];
+    for mv in moves {
+        client.play(mv);
+    }
+    for format in ["kif", "kifu", "csa", "usi"] {
+        let record = client.get(&format!("/api/record?format={format}"));
+        assert_eq!(record.status, 200, "{format}");
+        client.new_game(two_people());
+        for load in [format, "auto"] {
+            let state = client.ok_bytes(&format!("/api/record?format={load}"), &record.body);
+            assert_eq!(line_usi(&state), moves, "{format} read as {load}");
+            assert_eq!(state["players"]["sente"], "human");
+        }
+    }
+    let kif = client.get("/api/record?format=kif");
+    let text = encoding_rs::SHIFT_JIS.decode(&kif.body).0.into_owned();
+    assert!(text.contains("手合割：5五将棋"), "{text}");
+    // A bare SFEN pasted.
+    let state = client.ok_bytes("/api/record?format=auto", b"4k/2S2/4G/5/K4 b P 1");
+    assert_eq!(state["sfen"], "4k/2S2/4G/5/K4 b P 1");
+    // Bad records leave the game as it was, with the line named.
+    let before = line_usi(&client.state());
+    for (format, body) in [
+        ("usi", b"startpos moves 2e3d 2e3d".as_slice()),
+        ("kifu", "手合割：5五将棋\n   1 ９九歩(99)\n".as_bytes()),
+        ("csa", b"V2.2\nPI\n+\n+9999FU\n".as_slice()),
+        ("pgn", b"1. e4".as_slice()),
+        ("auto", b"   ".as_slice()),
+    ] {
+        let answer = client.post_bytes(&format!("/api/record?format={format}"), body);
+        assert_eq!(answer.status, 400, "{format}: {}", answer.text());
+        assert!(!answer.json()["error"].as_str().unwrap().is_empty());
+    }
+    assert_eq!(line_usi(&client.state()), before);
+}
+
+impl Client {
+    fn ok_bytes(&self, path: &str, body: &[u8]) -> Value {
+        let answer = self.post_bytes(path, body);
+        assert_eq!(answer.status, 200, "{path}: {}", answer.text());
+        answer.json()
+    }
+}
+
+#[test]
+fn analysis_and_mate_search_report_as_events() {
+    let client = Client::start(&[]);
+    let events = client.events();
+    let (name, first) = events.recv_timeout(Duration::from_secs(5)).unwrap();
+    assert_eq!(name, "state");
+    assert!(first["sfen"].is_string());
+    // Mate in one: the gold to 1b.
+    client.new_game(json!({"sente": "human", "gote": "human", "sfen": "4k/5/4G/5/K4 b S 1"}));
+    client.ok("/api/analysis", json!({"on": true, "multipv": 2}));
+    let until = Instant::now() + Duration::from_secs(20);
+    let mut lines = std::collections::BTreeSet::new();
+    let mut mate_seen = false;
+    while Instant::now() < until && !(mate_seen && lines.len() == 2) {
+        let Ok((name, data)) = events.recv_timeout(Duration::from_secs(1)) else {
+            continue;
+        };
+        if name == "info" && data["source"] == "analysis" {
+            lines.insert(data["multipv"].as_u64().unwrap());
+            assert!(!data["pv"].as_array().unwrap().is_empty(), "{data}");
+            if data["score"]["mate"] == 1 {
+                mate_seen = true;
+                assert!(data["win"].as_f64().unwrap() > 0.99);
+                assert!(data["pv_ja"][0].as_str().unwrap().starts_with('☗'));
+            }
+        }
+    }
+    assert!(mate_seen, "analysis found the mate in one");
+    assert_eq!(lines.len(), 2, "two lines with MultiPV 2");
+    let state = client.ok("/api/analysis", json!({"on": false}));
+    assert_eq!(state["analysis"]["on"], false);
+    let evals = state["evals"].as_array().unwrap();
+    assert_eq!(
+        evals[0]["mate"], 1,
+        "the graph has the start's score: {state}"
+    );
+    assert_eq!(
+        client
+            .post("/api/analysis", json!({"on": true, "multipv": 9}))
+            .status,
+        400
+    );
+
+    client.ok("/api/mate", json!({"movetime_ms": 3000}));
+    let until = Instant::now() + Duration::from_secs(10);
+    let mate = loop {
+        assert!(Instant::now() < until, "no mate event");
+        if let Ok((name, data)) = events.recv_timeout(Duration::from_secs(1))
+            && name == "mate"
+        {
+            break data;
+        }
+    };
+    assert_eq!(mate["result"], "mate", "{mate}");
+    assert_eq!(mate["pv"].as_array().unwrap().len(), 1, "{mate}");
+}
+
+#[test]
+fn other_engines_are_named_on_the_command_line_only() {
+    let client = Client::start(&["--engine", "random=self random"]);
+    let state = client.state();
+    assert_eq!(state["engines"], json!(["minishogi-engine", "random"]));
+    let state = client.new_game(json!({
+        "sente": "human", "gote": "engine", "engine": "random", "movetime_ms": 50
+    }));
+    assert_eq!(state["engine"], "random");
+    client.play("2e3d");
+    client.wait_for("the random mover's reply", Duration::from_secs(10), |s| {
+        s["ply"] == 2
+    });
+    let answer = client.post(
+        "/api/new",
+        json!({"sente": "human", "gote": "engine", "engine": "/bin/sh"}),
+    );
+    assert_eq!(
+        answer.status, 400,
+        "a program the command line did not name"
+    );
+    let bad = std::process::Command::new(env!("CARGO_BIN_EXE_engine"))
+        .args(["gui", "--no-open", "--engine", "nocommand"])
+        .output()
+        .unwrap();
+    assert!(!bad.status.success());
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("NAME=COMMAND"));
+}
