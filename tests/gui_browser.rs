@@ -150,7 +150,19 @@ async fn wait_js(c: &Client, what: &str, script: &str) -> Value {
                 "return document.getElementById('error-text').textContent",
             )
             .await;
-            panic!("waited too long for {what} (page: {page}, error: {error:?})");
+            let events = js_string(c, "return JSON.stringify(window.minishogiEvents)").await;
+            let server = js_string(
+                c,
+                "const token = document.querySelector('meta[name=token]').content;
+                 return fetch('/api/state', {headers: {'X-Token': token}}).then(r => r.json())
+                   .then(s => JSON.stringify({ply: s.ply, cursor: s.cursor, thinking: s.thinking,
+                     result: s.result, error: s.error}));",
+            )
+            .await;
+            panic!(
+                "waited too long for {what} (page: {page}, error: {error:?}, events: {events}, \
+                 server: {server})"
+            );
         }
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
@@ -164,13 +176,24 @@ async fn js_string(c: &Client, script: &str) -> String {
     }
 }
 
+/// Clicks the element; live parts of the page (the PV list) are redrawn by every search
+/// report, so an element found a moment ago may be gone: then it is found again.
 async fn click(c: &Client, css: &str) {
-    c.find(Locator::Css(css))
-        .await
-        .unwrap_or_else(|e| panic!("no element {css}: {e}"))
-        .click()
-        .await
-        .unwrap_or_else(|e| panic!("cannot click {css}: {e}"));
+    let mut tries = 0;
+    loop {
+        let element = c
+            .find(Locator::Css(css))
+            .await
+            .unwrap_or_else(|e| panic!("no element {css}: {e}"));
+        match element.click().await {
+            Ok(()) => return,
+            Err(e) if tries < 20 && e.to_string().contains("stale") => {
+                tries += 1;
+                tokio::time::sleep(Duration::from_millis(25)).await;
+            }
+            Err(e) => panic!("cannot click {css}: {e}"),
+        }
+    }
 }
 
 async fn set_value(c: &Client, css: &str, value: &str) {
@@ -240,11 +263,7 @@ async fn screenshot(c: &Client, dir: &Path, name: &str) {
 /// the destination, and the promotion dialog's answer where it asks. With `drag`, the piece
 /// is dragged instead. Returns whether the promotion dialog came up.
 async fn play_by_clicks(c: &Client, usi: &str, drag: bool) -> bool {
-    let from = if usi.as_bytes()[1] == b'*' {
-        format!("[data-hand=\"sente-{}\"]", &usi[..1])
-    } else {
-        square(&usi[..2])
-    };
+    let from = origin_of(usi);
     let to = square(&usi[2..4]);
     if drag {
         let from_el = c.find(Locator::Css(&from)).await.expect("origin");
@@ -296,6 +315,15 @@ async fn play_by_clicks(c: &Client, usi: &str, drag: bool) -> bool {
         click(c, &format!("[data-promote=\"{answer}\"]")).await;
     }
     asked
+}
+
+/// The element a move starts from: a square, or the hand's piece for a drop.
+fn origin_of(usi: &str) -> String {
+    if usi.as_bytes()[1] == b'*' {
+        format!("[data-hand=\"sente-{}\"]", &usi[..1])
+    } else {
+        square(&usi[..2])
+    }
 }
 
 /// The analysis' best move at the cursor, once it has searched a little.
@@ -402,9 +430,11 @@ async fn play_game(c: &Client, shots: &Path) {
             }
             _ => best_move(c, &cursor).await,
         };
-        if n == 2 && usi.as_bytes()[1] != b'*' {
-            // The board with a piece selected and its destinations marked.
-            click(c, &square(&usi[..2])).await;
+        if n == 2 {
+            // The board with a piece selected and its destinations marked; this move is then
+            // played by drag and drop.
+            let origin = origin_of(&usi);
+            click(c, &origin).await;
             wait_js(
                 c,
                 "destinations",
@@ -412,10 +442,16 @@ async fn play_game(c: &Client, shots: &Path) {
             )
             .await;
             screenshot(c, shots, "gui-board.png").await;
-            click(c, &square(&usi[..2])).await; // unselect
+            click(c, &origin).await; // unselect
+            wait_js(
+                c,
+                "no selection",
+                "return document.querySelectorAll('.sq.dest').length === 0",
+            )
+            .await;
         }
         let before = ply(c).await;
-        let drag = n == 3 && usi.as_bytes()[1] != b'*';
+        let drag = n == 2;
         let asked = play_by_clicks(c, &usi, drag).await;
         if n == 0 {
             assert!(asked, "5b5a may promote or not: the dialog asks");
@@ -538,7 +574,7 @@ async fn open_record(c: &Client, shots: &Path, tmp: &Path) {
             "return document.querySelector('#moves .current').textContent"
         )
         .await
-        .contains("51")
+        .contains("5a")
     );
 
     // A bad paste: the error shows, the game stays.
@@ -552,6 +588,10 @@ async fn open_record(c: &Client, shots: &Path, tmp: &Path) {
     .await;
     assert_eq!(ply(c).await, 7);
     click(c, "#error-close").await;
+    set_value(c, "#paste-text", "").await;
+    c.execute("document.activeElement.blur()", vec![])
+        .await
+        .expect("blur");
     screenshot(c, shots, "gui-record.png").await;
 
     // Analysis along the line, for its graph and lines.
@@ -599,6 +639,9 @@ async fn open_record(c: &Client, shots: &Path, tmp: &Path) {
         "return document.getElementById('preview-banner').hidden",
     )
     .await;
+    c.execute("document.activeElement.blur()", vec![])
+        .await
+        .expect("blur");
     screenshot(c, shots, "gui-analysis.png").await;
     click(c, "#btn-analysis").await;
     wait_js(

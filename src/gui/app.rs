@@ -173,6 +173,8 @@ struct Session {
     evals: HashMap<usize, (Score, u32)>,
     error: Option<String>,
     serial: u64,
+    /// Counts the states sent: a page keeps the highest it has seen.
+    version: u64,
 }
 
 pub struct App {
@@ -221,6 +223,7 @@ impl App {
                 evals: HashMap::new(),
                 error: None,
                 serial: 0,
+                version: 0,
             }),
             engines,
             events,
@@ -240,6 +243,15 @@ impl App {
         });
     }
 
+    /// A new version of the state, sent to the pages while the session is still locked, so
+    /// that they receive the versions in order.
+    fn publish(&self, s: &mut Session) -> Value {
+        s.version += 1;
+        let state = self.view(s);
+        self.send_event("state", &state);
+        state
+    }
+
     /// The state as JSON.
     pub fn state(&self) -> Value {
         self.view(&lock(&self.session))
@@ -254,10 +266,7 @@ impl App {
         let mut s = lock(&self.session);
         change(&mut s)?;
         self.settle(&mut s);
-        let state = self.view(&s);
-        drop(s);
-        self.send_event("state", &state);
-        Ok(state)
+        Ok(self.publish(&mut s))
     }
 
     /// A person's move at the cursor.
@@ -519,9 +528,7 @@ impl App {
         s.stop_clock(false);
         s.end(Some(color.flip()), "time");
         self.settle(&mut s);
-        let state = self.view(&s);
-        drop(s);
-        self.send_event("state", &state);
+        self.publish(&mut s);
     }
 
     /// Brings the engines and clocks in line with the session.
@@ -692,8 +699,8 @@ impl App {
                 data["source"] = json!(source);
                 data["node"] = json!(node);
                 data["pv_ja"] = json!(pv_ja);
+                data["pv_en"] = json!(notation::en_line(&pos, &info.pv));
                 data["win"] = json!(info.score.map(win_probability));
-                drop(s);
                 self.send_event("info", &data);
             }
             Report::BestMove { purpose, token } => {
@@ -733,9 +740,7 @@ impl App {
                     },
                 }
                 self.settle(&mut s);
-                let state = self.view(&s);
-                drop(s);
-                self.send_event("state", &state);
+                self.publish(&mut s);
             }
             Report::Checkmate { purpose, rest } => {
                 let Purpose::Mate { node } = purpose else {
@@ -752,11 +757,11 @@ impl App {
                 };
                 let data = json!({
                     "node": node, "result": result,
-                    "pv_ja": notation::kif_line(&pos, &pv), "pv": pv,
+                    "pv_ja": notation::kif_line(&pos, &pv),
+                    "pv_en": notation::en_line(&pos, &pv), "pv": pv,
                 });
-                self.settle(&mut s);
-                drop(s);
                 self.send_event("mate", &data);
+                self.settle(&mut s);
             }
             Report::Failed(message) => {
                 log::warn!("{message}");
@@ -772,9 +777,7 @@ impl App {
                         s.analysis_on = false;
                     }
                 }
-                let state = self.view(&s);
-                drop(s);
-                self.send_event("state", &state);
+                self.publish(&mut s);
             }
         }
     }
@@ -866,6 +869,7 @@ impl App {
         };
         let (low, high) = skill::elo_range();
         json!({
+            "version": s.version,
             "sfen": pos.to_sfen(),
             "board": board,
             "hands": {"sente": hand(Color::Sente), "gote": hand(Color::Gote)},

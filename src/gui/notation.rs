@@ -48,6 +48,19 @@ pub fn en(before: &Position, mv: Move) -> String {
 
 /// A PV's moves in Japanese, as far as they are legal from `pos`.
 pub fn kif_line(pos: &Position, pv: &[String]) -> Vec<String> {
+    written_line(pos, pv, ja)
+}
+
+/// A PV's moves in English, as far as they are legal from `pos`.
+pub fn en_line(pos: &Position, pv: &[String]) -> Vec<String> {
+    written_line(pos, pv, |pos, mv, _| en(pos, mv))
+}
+
+fn written_line(
+    pos: &Position,
+    pv: &[String],
+    write: impl Fn(&Position, Move, Option<Square>) -> String,
+) -> Vec<String> {
     let mut pos = pos.clone();
     let mut previous_to = None;
     let mut out = Vec::new();
@@ -55,7 +68,7 @@ pub fn kif_line(pos: &Position, pv: &[String]) -> Vec<String> {
         let Ok(mv) = pos.parse_usi_move(text) else {
             break;
         };
-        out.push(ja(&pos, mv, previous_to));
+        out.push(write(&pos, mv, previous_to));
         previous_to = Some(mv.to());
         pos.make_move(mv);
     }

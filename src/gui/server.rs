@@ -315,11 +315,16 @@ async fn events(State(server): State<Server>) -> Response {
     let first = SseEvent::default()
         .event("state")
         .data(server.app.state().to_string());
-    let updates = BroadcastStream::new(server.app.subscribe()).filter_map(|event| {
-        // A page too slow to keep up misses events (`Lagged`); the next state catches it up.
-        event.ok().map(|event| {
-            Ok::<_, Infallible>(SseEvent::default().event(event.name).data(event.data))
-        })
+    let app = server.app.clone();
+    let updates = BroadcastStream::new(server.app.subscribe()).map(move |event| {
+        let event = match event {
+            Ok(event) => SseEvent::default().event(event.name).data(event.data),
+            // A page too slow to keep up missed events: the whole state catches it up.
+            Err(_lagged) => SseEvent::default()
+                .event("state")
+                .data(app.state().to_string()),
+        };
+        Ok::<_, Infallible>(event)
     });
     let stream = tokio_stream::once(Ok::<_, Infallible>(first)).chain(updates);
     Sse::new(stream)

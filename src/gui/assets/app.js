@@ -103,7 +103,16 @@
 
   // ---------------------------------------------------------------- the server
 
+  // The event stream and the answers to requests both bring states; the stream's come in the
+  // server's order, so an answer is used only when no streamed state came while it was under
+  // way (the stream brings the change the request made in any case).
+  let streamedStates = 0;
+  let lastStateAt = 0;       // Date.now() of the last state shown
+  const counts = { state: 0, info: 0, mate: 0, lastStreamedPly: null, errors: 0 };
+  window.minishogiEvents = counts;  // for tests and the curious
+
   async function api(method, path, body, raw) {
+    const seqAtSend = streamedStates;
     const opts = { method, headers: { 'X-Token': TOKEN } };
     if (body !== undefined) {
       if (raw) {
@@ -130,7 +139,7 @@
     }
     if (data && data.sfen !== undefined) {
       hideError();
-      setState(data);
+      if (streamedStates === seqAtSend) setState(data);
     }
     return data;
   }
@@ -147,13 +156,18 @@
   function connectEvents() {
     const es = new EventSource(`/api/events?token=${encodeURIComponent(TOKEN)}`);
     const parse = (ev) => { try { return JSON.parse(ev.data); } catch (_) { return null; } };
-    es.addEventListener('state', (ev) => { const d = parse(ev); if (d) setState(d); });
-    es.addEventListener('info', (ev) => { const d = parse(ev); if (d) onInfo(d); });
-    es.addEventListener('mate', (ev) => { const d = parse(ev); if (d) onMate(d); });
+    es.addEventListener('state', (ev) => {
+      const d = parse(ev);
+      counts.state++;
+      if (d) { streamedStates++; counts.lastStreamedPly = d.ply; setState(d); }
+    });
+    es.addEventListener('info', (ev) => { const d = parse(ev); counts.info++; if (d) onInfo(d); });
+    es.addEventListener('mate', (ev) => { const d = parse(ev); counts.mate++; if (d) onMate(d); });
+    es.addEventListener('error', () => { counts.errors++; });
     es.onmessage = (ev) => {  // unnamed events: tell them apart by their fields
       const d = parse(ev);
       if (!d) return;
-      if (d.sfen !== undefined && d.board) setState(d);
+      if (d.sfen !== undefined && d.board) { streamedStates++; setState(d); }
       else if (d.depth !== undefined || d.pv && d.score) onInfo(d);
       else if (d.result !== undefined && d.node !== undefined) onMate(d);
     };
@@ -511,6 +525,9 @@
   // ---------------------------------------------------------------- state
 
   function setState(s) {
+    // A state older than the one shown (when the server numbers them) is dropped.
+    if (S && typeof s.version === 'number' && typeof S.version === 'number' && s.version < S.version) return;
+    lastStateAt = Date.now();
     const prev = S;
     S = s;
     stateAt = performance.now();
@@ -518,10 +535,9 @@
     if (moved) {
       selected = null;
       preview = null;
-      if (live.node !== s.cursor) live = { node: s.cursor, source: null, lines: [], stats: null };
+      if (live.node !== s.cursor) live = liveFor(s.cursor);
       if (mateView && mateView.node !== s.cursor) mateView = null;
     }
-    if (!s.analysis.on && live.source === 'analysis' && !s.thinking) live.lines = live.lines.filter(Boolean);
     // Orient the board for a person playing gote alone, once a game.
     const key = `${s.players.sente}/${s.players.gote}`;
     if (key !== lastFlipAuto) {
@@ -533,24 +549,51 @@
     render();
   }
 
+  // Reports are kept for the last few nodes: a report may come before the state that moves
+  // the cursor to its node.
+  const infoCache = new Map();
+  function liveFor(node) {
+    let entry = infoCache.get(node);
+    if (!entry) {
+      entry = { node, source: null, lines: [], stats: null };
+      infoCache.set(node, entry);
+      if (infoCache.size > 24) infoCache.delete(infoCache.keys().next().value);
+    }
+    return entry;
+  }
+
   function onInfo(info) {
-    if (!S || info.node !== S.cursor) return;
-    if (info.nodes !== undefined && info.nodes !== null) live.stats = info;
+    if (typeof info.node !== 'number') return;
+    const entry = liveFor(info.node);
+    const current = S && info.node === S.cursor;
+    if (info.nodes !== undefined && info.nodes !== null && !(entry.source === 'analysis' && info.source !== 'analysis')) {
+      entry.stats = info;
+    }
     if (!info.pv || !info.pv.length || !info.score) {  // a progress report: numbers only
-      if (live.node === info.node) renderStats();
+      if (current) scheduleLive();
       return;
     }
-    if (live.node !== info.node || (live.source !== info.source && info.source === 'analysis')) {
-      live = { node: info.node, source: info.source, lines: [], stats: live.node === info.node ? live.stats : null };
-    } else if (live.source === 'analysis' && info.source !== 'analysis') {
-      return;  // the analyser's lines win over the opponent's
+    if (entry.source === 'analysis' && info.source !== 'analysis') return;  // the analyser's lines win
+    if (entry.source !== info.source) entry.lines = [];
+    entry.source = info.source;
+    entry.lines[Math.max(0, (info.multipv || 1) - 1)] = info;
+    if (current) {
+      live = entry;
+      scheduleLive();
     }
-    live.source = info.source;
-    const i = Math.max(0, (info.multipv || 1) - 1);
-    live.lines[i] = info;
-    renderAnalysis();
-    renderEval();
-    renderGraph();
+  }
+
+  // Searches report many times a second: draw their lines at most every 80 ms.
+  let liveTimer = null;
+  function scheduleLive() {
+    if (liveTimer) return;
+    liveTimer = setTimeout(() => {
+      liveTimer = null;
+      if (!S) return;
+      renderAnalysis();
+      renderEval();
+      renderGraph();
+    }, 80);
   }
 
   function onMate(m) {
@@ -1044,6 +1087,7 @@
     $('multipv').addEventListener('change', () => {
       if (!S) return;
       live.lines = [];
+      live.source = null;
       api('POST', '/api/analysis', { on: S.analysis.on, multipv: Number($('multipv').value) });
     });
     $('btn-mate').addEventListener('click', async () => {
@@ -1068,6 +1112,15 @@
     $('btn-copy').addEventListener('click', copySfen);
     $('btn-sfen').addEventListener('click', () => openNewGame($('sfen-in').value.trim() || (S ? S.sfen : '')));
     setInterval(() => { if (S && S.clock && S.clock.running) renderClocks(); }, 100);
+    // While the engine is to move, make sure now and then that no state was missed.
+    setInterval(async () => {
+      if (!S || !S.thinking || Date.now() - lastStateAt < 2500 || document.hidden) return;
+      const seq = streamedStates;
+      const res = await fetch('/api/state', { headers: { 'X-Token': TOKEN } }).catch(() => null);
+      if (!res || !res.ok) return;
+      const fresh = await res.json().catch(() => null);
+      if (fresh && seq === streamedStates) setState(fresh);
+    }, 1000);
   }
 
   async function start() {
