@@ -230,6 +230,19 @@ fn both_position_forms_and_both_move_notations() {
     assert_eq!(engine.sfen(), sfen(midgame).to_sfen());
     engine.send(&format!("position sfen {midgame} moves G*3a"));
     assert_eq!(engine.sfen(), play(&sfen(midgame), &["G*3a"]).to_sfen());
+    // A position in Fairy-Stockfish's FEN, as uci2wb passes XBoard's on: `w` is sente.
+    engine.send("position sfen rbsgk/4p/5/P4/KGSBR[-] w 0 1 moves 5d5c");
+    assert_eq!(
+        engine.sfen(),
+        play(&Position::startpos(), &["5d5c"]).to_sfen()
+    );
+    engine.send(&format!(
+        "position sfen {} moves G*3a",
+        sfen(midgame).to_fen()
+    ));
+    assert_eq!(engine.sfen(), play(&sfen(midgame), &["G*3a"]).to_sfen());
+    let error = engine.expect_error("position sfen rbsgk/4p/5/P4/KGSBR[Q] w 0 1");
+    assert!(error.contains("'Q' is not a piece to hold"), "{error}");
     // Windows line endings are accepted.
     engine.send_bytes(b"position startpos moves 5d5c\r\n");
     assert_eq!(

@@ -406,7 +406,14 @@ impl Session {
                 seed: seed.unwrap_or(self.session_seed),
                 ..self.strength
             }),
-            Setting::Ponder(_) | Setting::Variant => {}
+            Setting::Ponder(_) => {}
+            // Said as Fairy-Stockfish says it: uci2wb turns this line into XBoard's `setup`
+            // command, which gives XBoard the start position of its 5×5 shogi board.
+            Setting::Variant => self.out.note(format!(
+                "variant {} files 5 ranks 5 pocket 5 template shogi startpos {}",
+                options::VARIANT,
+                Position::startpos().to_fen()
+            )),
             Setting::OwnBook(on) => {
                 self.book.own_book = on;
                 self.report_setup = true;
@@ -543,6 +550,16 @@ impl Session {
     fn position(&mut self, start: StartPosition, moves: &[String]) {
         let start = match start {
             StartPosition::Startpos => Position::startpos(),
+            // uci2wb hands XBoard's positions on as `position sfen <FEN>`, in Fairy-Stockfish's
+            // FEN (hands in brackets, `w` for sente): the brackets tell the two apart.
+            StartPosition::Sfen(fen) if fen.contains('[') => match Position::from_fen(&fen) {
+                Ok(pos) => pos,
+                Err(e) => {
+                    return self
+                        .out
+                        .error(format!("position: {e}; the position is unchanged"));
+                }
+            },
             StartPosition::Sfen(sfen) => match Position::from_sfen(&sfen) {
                 Ok(pos) => pos,
                 Err(e) => {

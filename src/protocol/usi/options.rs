@@ -359,6 +359,9 @@ impl UsiOptions {
                 let on = match value.ok_or_else(missing)? {
                     "true" => true,
                     "false" => false,
+                    // uci2wb sends XBoard's `hard`/`easy` as `USI_Ponder` 1/0.
+                    "1" if matches!(option, Name::Ponder) => true,
+                    "0" if matches!(option, Name::Ponder) => false,
                     other => {
                         return Err(OptionError(format!(
                             "option {name} needs 'true' or 'false', got {}",
@@ -569,6 +572,10 @@ mod tests {
             o.parse("USI_Ponder", Some("true")),
             Ok(Setting::Ponder(true))
         );
+        // As uci2wb sends it for XBoard's hard and easy.
+        assert_eq!(o.parse("USI_Ponder", Some("1")), Ok(Setting::Ponder(true)));
+        assert_eq!(o.parse("USI_Ponder", Some("0")), Ok(Setting::Ponder(false)));
+        assert!(o.parse("USI_Ponder", Some("2")).is_err());
         assert_eq!(
             o.parse("UCI_Variant", Some("minishogi")),
             Ok(Setting::Variant)
