@@ -15,6 +15,9 @@ struct Cli {
 enum Command {
     /// Speak USI on standard input and output (the default without a subcommand).
     Usi,
+    /// Speak UCI in Fairy-Stockfish's dialect for minishogi (FEN, moves such as a2a3), as
+    /// cutechess-cli's proto=uci does.
+    Uci,
     /// Count the leaves of the legal move tree (move generator check and speed).
     Perft(engine::tools::perft::PerftArgs),
     /// Play one game by the course protocol: 1 = the engine is sente, 0 = the opponent is.
@@ -62,6 +65,7 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command.unwrap_or(Command::Usi) {
         Command::Usi => engine::protocol::usi::run_stdio().map_err(|e| e.to_string()),
+        Command::Uci => engine::protocol::usi::run_stdio_uci().map_err(|e| e.to_string()),
         Command::Perft(args) => engine::tools::perft::run(&args),
         Command::Play(args) => engine::protocol::course::run(&args),
         Command::Match(args) => engine::matches::cli::run(&args).map_err(|e| e.to_string()),

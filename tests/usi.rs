@@ -180,6 +180,9 @@ fn good_options_are_accepted_without_error() {
         "setoption name USI_Ponder value true",
         "setoption name USI_Variant value minishogi",
         "setoption name UCI_Variant value minishogi",
+        // XBoard's name for minishogi, sent by uci2wb.
+        "setoption name UCI_Variant value 5x5+5_shogi",
+        "setoption name USI_Variant value 5x5+5_shogi",
         "setoption name MaxPly value 150",
         "setoption name MaxPly value 0",
         "setoption name MoveOverhead value 30",
@@ -227,6 +230,19 @@ fn both_position_forms_and_both_move_notations() {
     assert_eq!(engine.sfen(), sfen(midgame).to_sfen());
     engine.send(&format!("position sfen {midgame} moves G*3a"));
     assert_eq!(engine.sfen(), play(&sfen(midgame), &["G*3a"]).to_sfen());
+    // A position in Fairy-Stockfish's FEN, as uci2wb passes XBoard's on: `w` is sente.
+    engine.send("position sfen rbsgk/4p/5/P4/KGSBR[-] w 0 1 moves 5d5c");
+    assert_eq!(
+        engine.sfen(),
+        play(&Position::startpos(), &["5d5c"]).to_sfen()
+    );
+    engine.send(&format!(
+        "position sfen {} moves G*3a",
+        sfen(midgame).to_fen()
+    ));
+    assert_eq!(engine.sfen(), play(&sfen(midgame), &["G*3a"]).to_sfen());
+    let error = engine.expect_error("position sfen rbsgk/4p/5/P4/KGSBR[Q] w 0 1");
+    assert!(error.contains("'Q' is not a piece to hold"), "{error}");
     // Windows line endings are accepted.
     engine.send_bytes(b"position startpos moves 5d5c\r\n");
     assert_eq!(
@@ -743,13 +759,63 @@ fn perft_is_a_search_that_can_be_stopped() {
     );
 }
 
+/// `uci` switches to UCI in Fairy-Stockfish's dialect (FEN, moves such as `a2a3`), `usi` back.
 #[test]
-fn uci_adapter_commands() {
+fn uci_switches_the_dialect_and_usi_switches_back() {
     let mut engine = Engine::start(HANG);
-    let error = engine.expect_error("uci");
-    assert!(error.contains("send 'usi'"), "{error:?}");
     engine.send("ucinewgame");
     engine.assert_ready();
+    engine.send("uci");
+    let lines = engine.lines_until(|l| l == "uciok");
+    assert!(lines[0].starts_with("id name "), "{lines:?}");
+    for line in [
+        "option name Hash type spin default 64 min 1 max 65536",
+        "option name Ponder type check default false",
+        "option name UCI_Variant type combo default minishogi var minishogi",
+    ] {
+        assert!(lines.contains(&line.to_string()), "{line}: {lines:?}");
+    }
+    assert!(lines.iter().all(|l| !l.contains("USI_")), "{lines:?}");
+    engine.send("setoption name Hash value 8");
+    assert_eq!(engine.line(), "info string USI_Hash: 8 MB allocated");
+    engine.send("setoption name UCI_Variant value minishogi");
+    engine.assert_ready();
+    // UCI moves in, the same position as the USI moves.
+    let after = play(&Position::startpos(), &["5d5c", "1b1c"]);
+    engine.send("position startpos moves a2a3 e4e3");
+    assert_eq!(engine.sfen(), after.to_sfen());
+    engine.send(&format!("position fen {} moves a3a4", after.to_fen()));
+    assert_eq!(engine.sfen(), play(&after, &["5c5b"]).to_sfen());
+    // A USI move is refused in UCI, naming it; the position stays.
+    let error = engine.expect_error("position startpos moves 5d5c");
+    assert!(error.contains("move 1 '5d5c'"), "{error}");
+    assert_eq!(engine.sfen(), play(&after, &["5c5b"]).to_sfen());
+    // The answer and its pv in UCI.
+    engine.send("position startpos moves a2a3 e4e3");
+    engine.send("go depth 3");
+    let lines = engine.lines_until(|l| l.starts_with("bestmove"));
+    let words: Vec<&str> = lines.last().unwrap().split_whitespace().collect();
+    let best = after.parse_uci_move(words[1]).expect("a legal UCI move");
+    if let ["bestmove", _, "ponder", reply] = words.as_slice() {
+        after
+            .after(best)
+            .parse_uci_move(reply)
+            .expect("a legal reply");
+    }
+    for line in lines.iter().filter(|l| l.contains(" pv ")) {
+        let mut pos = after.clone();
+        for text in line.split(" pv ").nth(1).unwrap().split(' ') {
+            let mv = pos.parse_uci_move(text).expect("a legal pv move");
+            pos.make_move(mv);
+        }
+    }
+    // usi: back to USI, where UCI moves are refused.
+    engine.send("usi");
+    engine.until("usiok");
+    engine.send("position startpos moves 5d5c 1b1c");
+    assert_eq!(engine.sfen(), after.to_sfen());
+    engine.expect_error("position startpos moves a2a3");
+    engine.go(&after, "depth 2");
     engine.quit();
 }
 

@@ -14,6 +14,7 @@ mod input;
 mod options;
 mod output;
 mod report;
+mod uci;
 
 use std::io::{self, BufRead};
 use std::panic::{AssertUnwindSafe, catch_unwind};
@@ -55,6 +56,14 @@ fn load_params_file(path: &str) -> Result<crate::search::SearchParams, String> {
 /// Speaks USI on standard input and output until `quit` or the end of input.
 pub fn run_stdio() -> io::Result<()> {
     run(io::stdin().lock(), Output::new(io::stdout()))
+}
+
+/// Speaks UCI in Fairy-Stockfish's dialect for minishogi (FEN positions, moves such as `a2a3`) on
+/// standard input and output until `quit` or the end of input; `usi` switches to USI.
+pub fn run_stdio_uci() -> io::Result<()> {
+    let output = Output::new(io::stdout());
+    output.set_uci(true);
+    run(io::stdin().lock(), output)
 }
 
 /// Speaks USI on `input` and `output` until `quit` or the end of input.
@@ -237,6 +246,22 @@ impl Session {
     }
 
     fn handle_line(&mut self, line: &str, received: Instant) -> Flow {
+        // In UCI, the line is first put into USI (`uci.rs`).
+        let translated;
+        let line = if self.out.is_uci() {
+            match uci::to_usi(line) {
+                Ok(usi) => {
+                    translated = usi;
+                    translated.as_str()
+                }
+                Err(e) => {
+                    self.out.error(e);
+                    return Flow::Continue;
+                }
+            }
+        } else {
+            line
+        };
         match parse_command(line) {
             Ok(Some(command)) => self.execute(command, received),
             Ok(None) => Flow::Continue,
@@ -249,10 +274,14 @@ impl Session {
 
     fn execute(&mut self, command: Command, received: Instant) -> Flow {
         match command {
-            Command::Usi => self.usi(),
-            Command::Uci => self.out.error(
-                "uci: this engine speaks USI (moves such as 5d5c, answers usiok); send 'usi'",
-            ),
+            Command::Usi => {
+                self.out.set_uci(false);
+                self.usi();
+            }
+            Command::Uci => {
+                self.out.set_uci(true);
+                self.uci();
+            }
             Command::IsReady => self.isready(),
             Command::UsiNewGame => self.usinewgame(),
             Command::SetOption { name, value } => self.setoption(&name, value.as_deref()),
@@ -277,6 +306,17 @@ impl Session {
         ];
         lines.extend(self.options.usi_lines());
         lines.push("usiok".to_string());
+        self.out.lines(lines);
+    }
+
+    /// The `uci` answer: the options by their UCI names (`uci.rs` translates what follows).
+    fn uci(&self) {
+        let mut lines = vec![
+            format!("id name {ENGINE_NAME} {}", env!("CARGO_PKG_VERSION")),
+            format!("id author {ENGINE_AUTHOR}"),
+        ];
+        lines.extend(self.options.uci_lines());
+        lines.push("uciok".to_string());
         self.out.lines(lines);
     }
 
@@ -366,7 +406,14 @@ impl Session {
                 seed: seed.unwrap_or(self.session_seed),
                 ..self.strength
             }),
-            Setting::Ponder(_) | Setting::Variant => {}
+            Setting::Ponder(_) => {}
+            // Said as Fairy-Stockfish says it: uci2wb turns this line into XBoard's `setup`
+            // command, which gives XBoard the start position of its 5×5 shogi board.
+            Setting::Variant => self.out.note(format!(
+                "variant {} files 5 ranks 5 pocket 5 template shogi startpos {}",
+                options::VARIANT,
+                Position::startpos().to_fen()
+            )),
             Setting::OwnBook(on) => {
                 self.book.own_book = on;
                 self.report_setup = true;
@@ -503,6 +550,16 @@ impl Session {
     fn position(&mut self, start: StartPosition, moves: &[String]) {
         let start = match start {
             StartPosition::Startpos => Position::startpos(),
+            // uci2wb hands XBoard's positions on as `position sfen <FEN>`, in Fairy-Stockfish's
+            // FEN (hands in brackets, `w` for sente): the brackets tell the two apart.
+            StartPosition::Sfen(fen) if fen.contains('[') => match Position::from_fen(&fen) {
+                Ok(pos) => pos,
+                Err(e) => {
+                    return self
+                        .out
+                        .error(format!("position: {e}; the position is unchanged"));
+                }
+            },
             StartPosition::Sfen(sfen) => match Position::from_sfen(&sfen) {
                 Ok(pos) => pos,
                 Err(e) => {
@@ -735,6 +792,7 @@ impl Session {
         let pos = self.game.position();
         let mut lines = board_lines(pos);
         lines.push(format!("sfen: {}", pos.to_sfen()));
+        lines.push(format!("fen: {}", pos.to_fen()));
         lines.push(format!("key: {:016x}", pos.key()));
         lines.push(format!("side to move: {}", color_name(pos.side_to_move())));
         lines.push(format!("in check: {}", pos.in_check()));

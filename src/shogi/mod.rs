@@ -3,6 +3,7 @@
 
 pub mod bitboard;
 pub mod display;
+pub mod fen;
 pub mod game;
 pub mod mate1;
 pub mod movegen;
@@ -14,6 +15,7 @@ pub(crate) mod testing;
 pub mod types;
 
 pub use bitboard::Bitboard;
+pub use fen::FenError;
 pub use game::{EndReason, Game, GameStatus, HistoryEntry};
 pub use movegen::{GenKind, MAX_PERFT_DEPTH, MoveList, perft, perft_divide, perft_until};
 pub use notation::{MoveError, SfenError};

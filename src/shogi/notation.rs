@@ -92,7 +92,7 @@ pub enum MoveError {
 }
 
 impl MoveError {
-    fn syntax(input: &str, reason: impl Into<String>) -> MoveError {
+    pub(super) fn syntax(input: &str, reason: impl Into<String>) -> MoveError {
         MoveError::Syntax {
             input: input.to_string(),
             reason: reason.into(),
@@ -116,6 +116,15 @@ impl fmt::Display for MoveError {
 impl std::error::Error for MoveError {}
 
 // ---- SFEN ------------------------------------------------------------------------------------
+
+/// The order in which hands are written: R B G S P, as USI does.
+pub(super) const HAND_ORDER: [PieceKind; 5] = [
+    PieceKind::Rook,
+    PieceKind::Bishop,
+    PieceKind::Gold,
+    PieceKind::Silver,
+    PieceKind::Pawn,
+];
 
 /// One token of an SFEN rank: a run of empty squares or a (possibly promoted) piece letter.
 enum BoardToken {
@@ -149,7 +158,9 @@ fn rank_char(rank: usize) -> char {
     (b'a' + rank as u8) as char
 }
 
-fn parse_board(pos: &mut Position, field: &str) -> Result<(), SfenError> {
+/// The board field, shared by SFEN and Fairy-Stockfish's FEN (the same rows, files 5 to 1 from
+/// gote's back rank down). Errors name a rank by its SFEN letter.
+pub(super) fn parse_board(pos: &mut Position, field: &str) -> Result<(), SfenError> {
     let ranks: Vec<&str> = field.split('/').collect();
     if ranks.len() != 5 {
         return Err(SfenError::RankCount(ranks.len()));
@@ -242,7 +253,7 @@ fn parse_hands(pos: &mut Position, field: &str) -> Result<(), SfenError> {
 }
 
 /// Checks piece counts and the few things no legal game can produce.
-fn validate(pos: &Position) -> Result<(), SfenError> {
+pub(super) fn validate(pos: &Position) -> Result<(), SfenError> {
     for kind in PieceKind::HAND.into_iter().chain([PieceKind::King]) {
         let on_board = (pos.pieces_of_kind(kind) | pos.pieces_of_kind(kind.promote())).count();
         let in_hand = if kind == PieceKind::King {
@@ -329,7 +340,36 @@ impl Position {
 
     /// SFEN text. Hands are printed in the usual USI order: R B G S P, sente first.
     pub fn to_sfen(&self) -> String {
-        let mut s = String::with_capacity(40);
+        let mut s = self.board_field();
+        s.push_str(match self.side_to_move() {
+            Color::Sente => " b ",
+            Color::Gote => " w ",
+        });
+        let mut hands = String::new();
+        for color in Color::ALL {
+            for kind in HAND_ORDER {
+                let n = self.hand(color).count(kind);
+                if n > 1 {
+                    hands.push_str(&n.to_string());
+                }
+                if n > 0 {
+                    let p = Piece::new(color, kind);
+                    hands.push_str(&p.sfen());
+                }
+            }
+        }
+        if hands.is_empty() {
+            hands.push('-');
+        }
+        s.push_str(&hands);
+        s.push(' ');
+        s.push_str(&self.move_number().to_string());
+        s
+    }
+
+    /// The board field of SFEN (and of Fairy-Stockfish's FEN): `rbsgk/4p/5/P4/KGSBR`.
+    pub(super) fn board_field(&self) -> String {
+        let mut s = String::with_capacity(30);
         for rank in 0..5u8 {
             if rank > 0 {
                 s.push('/');
@@ -351,35 +391,6 @@ impl Position {
                 s.push_str(&empty.to_string());
             }
         }
-        s.push_str(match self.side_to_move() {
-            Color::Sente => " b ",
-            Color::Gote => " w ",
-        });
-        let mut hands = String::new();
-        for color in Color::ALL {
-            for kind in [
-                PieceKind::Rook,
-                PieceKind::Bishop,
-                PieceKind::Gold,
-                PieceKind::Silver,
-                PieceKind::Pawn,
-            ] {
-                let n = self.hand(color).count(kind);
-                if n > 1 {
-                    hands.push_str(&n.to_string());
-                }
-                if n > 0 {
-                    let p = Piece::new(color, kind);
-                    hands.push_str(&p.sfen());
-                }
-            }
-        }
-        if hands.is_empty() {
-            hands.push('-');
-        }
-        s.push_str(&hands);
-        s.push(' ');
-        s.push_str(&self.move_number().to_string());
         s
     }
 }
@@ -388,7 +399,7 @@ impl Position {
 
 /// A move as written, before it is checked against a position.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum RawMove {
+pub(super) enum RawMove {
     Board {
         from: Square,
         to: Square,
@@ -415,7 +426,7 @@ fn usi_square(whole: &str, (f, r): (char, char)) -> Result<Square, MoveError> {
     Ok(Square::new(file as u8, r as u8 - b'a'))
 }
 
-fn parse_usi_raw(input: &str) -> Result<RawMove, MoveError> {
+pub(super) fn parse_usi_raw(input: &str) -> Result<RawMove, MoveError> {
     let short = || MoveError::syntax(input, "too short for a USI move");
     if input.len() < 4 {
         return Err(short());
@@ -566,7 +577,7 @@ impl Position {
         }
     }
 
-    fn legal_from_raw(&self, text: &str, raw: RawMove) -> Result<Move, MoveError> {
+    pub(super) fn legal_from_raw(&self, text: &str, raw: RawMove) -> Result<Move, MoveError> {
         let mv = match raw {
             RawMove::Board { from, to, promote } => Move::board(from, to, promote),
             RawMove::Drop { kind, to } => Move::drop(kind, to),

@@ -23,7 +23,13 @@ pub struct UsiEngine {
 impl UsiEngine {
     /// `engine` (USI mode by default), with `hang` as the limit on every expected line.
     pub fn start(hang: Duration) -> UsiEngine {
+        UsiEngine::start_with_args(hang, &[])
+    }
+
+    /// `engine <args…>`, e.g. `engine uci`.
+    pub fn start_with_args(hang: Duration, args: &[&str]) -> UsiEngine {
         let mut child = Command::new(env!("CARGO_BIN_EXE_engine"))
+            .args(args)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::null())

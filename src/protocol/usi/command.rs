@@ -19,7 +19,7 @@ use nom::sequence::preceded;
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Command {
     Usi,
-    /// `uci`: refused with an explanation (moves are USI, not UCI, notation).
+    /// `uci`: switches to UCI in Fairy-Stockfish's dialect (see `uci.rs`).
     Uci,
     IsReady,
     UsiNewGame,
@@ -234,8 +234,7 @@ fn command(input: &str) -> Parsed<'_, Command> {
         "usi" => bare(Command::Usi, "usi"),
         "isready" => bare(Command::IsReady, "isready"),
         "usinewgame" => bare(Command::UsiNewGame, "usinewgame"),
-        // What UCI adapters send: the new game is the same; `uci` itself is answered with a
-        // clear error, since UCI's move notation is not spoken here.
+        // What UCI adapters send: the new game is the same.
         "ucinewgame" => bare(Command::UsiNewGame, "ucinewgame"),
         "uci" => bare(Command::Uci, "uci"),
         "stop" => bare(Command::Stop, "stop"),
@@ -318,7 +317,7 @@ fn gameover(input: &str) -> Parsed<'_, Command> {
 }
 
 /// The keywords of `go` (USI and UCI): a malformed value never swallows one of these.
-const GO_KEYWORDS: [&str; 13] = [
+pub(super) const GO_KEYWORDS: [&str; 13] = [
     "btime",
     "wtime",
     "binc",

@@ -13,6 +13,29 @@ use super::command::quoted;
 /// The only variant this engine plays.
 pub const VARIANT: &str = "minishogi";
 
+/// The names `USI_Variant` and `UCI_Variant` accept for it: `minishogi` (Lishogi, Fairy-Stockfish,
+/// cutechess) and XBoard's `5x5+5_shogi` (a 5×5 board with 5 kinds in hand), which uci2wb sends.
+pub const VARIANT_NAMES: [&str; 2] = [VARIANT, "5x5+5_shogi"];
+
+/// The options whose UCI name differs from the USI one: `(USI, UCI)`. UCI's own names (the UCI
+/// specification's `Hash`, `Ponder`, `OwnBook`, `UCI_LimitStrength`, `UCI_Elo`); every other
+/// option has one name in both dialects.
+pub const UCI_NAMES: [(&str, &str); 5] = [
+    ("USI_Hash", "Hash"),
+    ("USI_Ponder", "Ponder"),
+    ("USI_OwnBook", "OwnBook"),
+    ("USI_LimitStrength", "UCI_LimitStrength"),
+    ("USI_Elo", "UCI_Elo"),
+];
+
+/// The USI name of the option a UCI GUI calls `uci_name` (case-insensitively), if it differs.
+pub fn usi_name_of(uci_name: &str) -> Option<&'static str> {
+    UCI_NAMES
+        .iter()
+        .find(|(_, uci)| uci.eq_ignore_ascii_case(uci_name))
+        .map(|(usi, _)| *usi)
+}
+
 /// A checked option value, ready to apply.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Setting {
@@ -105,12 +128,31 @@ enum Name {
     SkillSeed,
 }
 
+#[derive(Clone, Copy)]
 struct Spec {
     option: Name,
     usi_name: &'static str,
     kind: Kind,
     /// Not listed by `usi` (for tests and matches), but set like the others.
     hidden: bool,
+}
+
+impl Spec {
+    /// `option name <name> type …`, the same in USI and UCI.
+    fn line(&self, name: &str) -> String {
+        let kind = match self.kind {
+            Kind::Spin { default, min, max } => {
+                format!("spin default {default} min {min} max {max}")
+            }
+            Kind::Check { default } => format!("check default {default}"),
+            Kind::Text { default } => format!("string default {}", or_empty(default)),
+            Kind::Combo { default, vars } => {
+                let vars: String = vars.iter().map(|v| format!(" var {v}")).collect();
+                format!("combo default {default}{vars}")
+            }
+        };
+        format!("option name {name} type {kind}")
+    }
 }
 
 /// The strength options together, as the session holds them: which [`Skill`] they ask for.
@@ -159,7 +201,7 @@ impl UsiOptions {
         };
         let variant = Kind::Combo {
             default: VARIANT,
-            vars: &[VARIANT],
+            vars: &VARIANT_NAMES,
         };
         const CHOICES: [&str; MoveChoice::ALL.len()] = {
             let mut names = [""; MoveChoice::ALL.len()];
@@ -245,19 +287,32 @@ impl UsiOptions {
         self.specs
             .iter()
             .filter(|spec| !spec.hidden)
+            .map(|spec| spec.line(spec.usi_name))
+            .collect()
+    }
+
+    /// The `option name …` lines of the `uci` answer: UCI's names (`Hash`, `Ponder`, …), and
+    /// `UCI_Variant` offering only `minishogi`, the name UCI tools know.
+    pub fn uci_lines(&self) -> Vec<String> {
+        self.specs
+            .iter()
+            .filter(|spec| !spec.hidden && !matches!(spec.option, Name::UsiVariant))
             .map(|spec| {
-                let kind = match spec.kind {
-                    Kind::Spin { default, min, max } => {
-                        format!("spin default {default} min {min} max {max}")
+                let name = UCI_NAMES
+                    .iter()
+                    .find(|(usi, _)| *usi == spec.usi_name)
+                    .map_or(spec.usi_name, |(_, uci)| uci);
+                match spec.option {
+                    Name::UciVariant => Spec {
+                        kind: Kind::Combo {
+                            default: VARIANT,
+                            vars: &[VARIANT],
+                        },
+                        ..*spec
                     }
-                    Kind::Check { default } => format!("check default {default}"),
-                    Kind::Text { default } => format!("string default {}", or_empty(default)),
-                    Kind::Combo { default, vars } => {
-                        let vars: String = vars.iter().map(|v| format!(" var {v}")).collect();
-                        format!("combo default {default}{vars}")
-                    }
-                };
-                format!("option name {} type {kind}", spec.usi_name)
+                    .line(name),
+                    _ => spec.line(name),
+                }
             })
             .collect()
     }
@@ -304,6 +359,9 @@ impl UsiOptions {
                 let on = match value.ok_or_else(missing)? {
                     "true" => true,
                     "false" => false,
+                    // uci2wb sends XBoard's `hard`/`easy` as `USI_Ponder` 1/0.
+                    "1" if matches!(option, Name::Ponder) => true,
+                    "0" if matches!(option, Name::Ponder) => false,
                     other => {
                         return Err(OptionError(format!(
                             "option {name} needs 'true' or 'false', got {}",
@@ -341,7 +399,8 @@ impl UsiOptions {
                 let text = value.ok_or_else(missing)?;
                 if !vars.iter().any(|v| v.eq_ignore_ascii_case(text)) {
                     return Err(OptionError(format!(
-                        "option {name}: this engine plays only {VARIANT}, not {}",
+                        "option {name}: this engine plays only {VARIANT} (also called {}), not {}",
+                        VARIANT_NAMES[1..].join(", "),
                         quoted(text)
                     )));
                 }
@@ -431,7 +490,8 @@ mod tests {
         assert!(lines.contains(&"option name EvalFile type string default <empty>".to_string()));
         assert!(lines.contains(&"option name ParamsFile type string default <empty>".to_string()));
         assert!(lines.contains(
-            &"option name USI_Variant type combo default minishogi var minishogi".to_string()
+            &"option name USI_Variant type combo default minishogi var minishogi var 5x5+5_shogi"
+                .to_string()
         ));
         for line in [
             "option name USI_OwnBook type check default true",
@@ -444,6 +504,53 @@ mod tests {
                 "{line} missing from {lines:?}"
             );
         }
+    }
+
+    #[test]
+    fn variant_options_take_every_name_of_minishogi() {
+        let o = options();
+        for (name, value) in [
+            ("USI_Variant", "minishogi"),
+            ("UCI_Variant", "minishogi"),
+            // What uci2wb sends for XBoard's 5×5 shogi.
+            ("UCI_Variant", "5x5+5_shogi"),
+            ("USI_Variant", "5x5+5_Shogi"),
+        ] {
+            assert_eq!(o.parse(name, Some(value)), Ok(Setting::Variant), "{value}");
+        }
+        for refused in ["shogi", "5x5+5", "5x5+5_shogi minishogi", ""] {
+            assert!(o.parse("UCI_Variant", Some(refused)).is_err(), "{refused}");
+        }
+    }
+
+    #[test]
+    fn uci_lines_use_uci_names() {
+        let usi = options().usi_lines();
+        let uci = options().uci_lines();
+        for line in [
+            "option name Hash type spin default 64 min 1 max 65536",
+            "option name Ponder type check default false",
+            "option name OwnBook type check default true",
+            "option name UCI_LimitStrength type check default false",
+            "option name UCI_Variant type combo default minishogi var minishogi",
+            "option name Threads type spin default 1 min 1 max 256",
+            "option name EvalFile type string default <empty>",
+        ] {
+            assert!(
+                uci.contains(&line.to_string()),
+                "{line} missing from {uci:?}"
+            );
+        }
+        assert!(
+            uci.iter()
+                .any(|l| l.starts_with("option name UCI_Elo type spin "))
+        );
+        // No USI name is left, and nothing else is lost.
+        assert!(uci.iter().all(|l| !l.contains(" USI_")), "{uci:?}");
+        assert_eq!(uci.len(), usi.len() - 1, "all but USI_Variant");
+        assert_eq!(usi_name_of("hash"), Some("USI_Hash"));
+        assert_eq!(usi_name_of("UCI_Elo"), Some("USI_Elo"));
+        assert_eq!(usi_name_of("Threads"), None);
     }
 
     #[test]
@@ -465,6 +572,10 @@ mod tests {
             o.parse("USI_Ponder", Some("true")),
             Ok(Setting::Ponder(true))
         );
+        // As uci2wb sends it for XBoard's hard and easy.
+        assert_eq!(o.parse("USI_Ponder", Some("1")), Ok(Setting::Ponder(true)));
+        assert_eq!(o.parse("USI_Ponder", Some("0")), Ok(Setting::Ponder(false)));
+        assert!(o.parse("USI_Ponder", Some("2")).is_err());
         assert_eq!(
             o.parse("UCI_Variant", Some("minishogi")),
             Ok(Setting::Variant)
@@ -643,7 +754,8 @@ mod tests {
         );
         assert_eq!(
             err("USI_Variant", Some("chess")),
-            "option USI_Variant: this engine plays only minishogi, not 'chess'"
+            "option USI_Variant: this engine plays only minishogi (also called 5x5+5_shogi), \
+             not 'chess'"
         );
         assert_eq!(
             err("BookMoveChoice", Some("random")),

@@ -3,17 +3,41 @@
 
 use std::fmt::Display;
 use std::io::Write;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
+
+use super::uci;
 
 #[derive(Clone)]
 pub struct Output {
     sink: Arc<Mutex<Box<dyn Write + Send>>>,
+    /// Whether the session speaks UCI: then each line goes out through `uci::to_uci`.
+    uci: Arc<AtomicBool>,
 }
 
 impl Output {
     pub fn new(sink: impl Write + Send + 'static) -> Output {
         Output {
             sink: Arc::new(Mutex::new(Box::new(sink))),
+            uci: Arc::new(AtomicBool::new(false)),
+        }
+    }
+
+    /// Switches the dialect of the lines written from now on (from every clone).
+    pub fn set_uci(&self, uci: bool) {
+        self.uci.store(uci, Ordering::SeqCst);
+    }
+
+    pub fn is_uci(&self) -> bool {
+        self.uci.load(Ordering::SeqCst)
+    }
+
+    /// `line` in the session's dialect.
+    fn spoken(&self, line: &str) -> String {
+        if self.is_uci() {
+            uci::to_uci(line)
+        } else {
+            line.to_string()
         }
     }
 
@@ -25,7 +49,7 @@ impl Output {
     pub fn lines<S: AsRef<str>>(&self, lines: impl IntoIterator<Item = S>) {
         let mut block = String::new();
         for line in lines {
-            block.push_str(line.as_ref());
+            block.push_str(&self.spoken(line.as_ref()));
             block.push('\n');
         }
         write_block(&mut **self.lock(), &block);
@@ -37,7 +61,7 @@ impl Output {
     pub fn line_if(&self, first: impl FnOnce() -> bool, text: &str) {
         let mut sink = self.lock();
         if first() {
-            write_block(&mut **sink, &format!("{text}\n"));
+            write_block(&mut **sink, &format!("{}\n", self.spoken(text)));
         }
     }
 
