@@ -249,9 +249,31 @@ async fn click_move(c: &Client, ply: u64) -> String {
         ),
     )
     .await;
-    click(c, &format!("#moves [data-node=\"{node}\"]")).await;
+    let target = format!("#moves [data-node=\"{node}\"]");
+    // On a loaded machine a click can land while the list is being redrawn and go to another
+    // row; the test then says so and clicks again, three times at most.
+    for attempt in 0..3 {
+        click(c, &target).await;
+        let reached = format!("return document.body.dataset.ply === '{ply}'");
+        if poll_js(c, &reached, Duration::from_secs(5)).await {
+            return node;
+        }
+        eprintln!("note: the click on move {ply} did not reach it (attempt {attempt})");
+    }
     wait_ply(c, ply).await;
     node
+}
+
+/// Whether `script` returns true within `timeout`.
+async fn poll_js(c: &Client, script: &str, timeout: Duration) -> bool {
+    let deadline = Instant::now() + timeout;
+    while Instant::now() < deadline {
+        if c.execute(script, vec![]).await.expect("execute script") == Value::Bool(true) {
+            return true;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    false
 }
 
 async fn screenshot(c: &Client, dir: &Path, name: &str) {
