@@ -25,7 +25,7 @@ use super::{
 use crate::eval::{Evaluator, PathState};
 use crate::shogi::game::HistoryEntry;
 use crate::shogi::repetition::{self, Projection};
-use crate::shogi::{GenKind, Move, MoveList, Position, Undo};
+use crate::shogi::{GenKind, MAX_MOVES, Move, MoveList, Position, Undo};
 
 /// Search threads recurse up to MAX_PLY deep with move lists on the stack. (The main worker
 /// runs on the caller's thread: a search needs far less than the usual 2 MiB, this is slack.)
@@ -1069,7 +1069,7 @@ impl<'a> Worker<'a> {
             self.arrival[ply - 1].filter(|_| features.follow_up_history),
         ];
         let tt_move_tactical = !tt_move.is_null() && !is_quiet(&self.pos, tt_move);
-        let mut scores = [0i32; 256];
+        let mut scores = [0i32; MAX_MOVES];
         score_moves(
             &self.pos,
             &list,
@@ -1299,10 +1299,10 @@ impl<'a> Worker<'a> {
 
     /// The tactical moves (all evasions in check) with their ordering scores.
     #[inline(always)]
-    fn tactical_moves(&self, tt_move: Move) -> (MoveList, [i32; 256]) {
+    fn tactical_moves(&self, tt_move: Move) -> (MoveList, [i32; MAX_MOVES]) {
         let mut list = MoveList::new();
         self.pos.generate(GenKind::Tactical, &mut list);
-        let mut scores = [0i32; 256];
+        let mut scores = [0i32; MAX_MOVES];
         score_tactical(
             &self.pos,
             &list,
