@@ -10,6 +10,7 @@ pub mod params;
 pub mod params_file;
 pub mod score;
 pub mod skill;
+mod switches;
 pub mod time;
 pub mod tt;
 mod worker;
@@ -27,6 +28,7 @@ use crate::shogi::{Move, Position};
 use crate::eval::{Evaluator, MaterialEvaluator};
 pub use params::{ParamError, ParamSpec, SearchParams};
 pub use skill::Skill;
+pub use switches::SearchFeatures;
 pub use tt::TranspositionTable;
 pub use worker::THREAD_STACK;
 
@@ -145,149 +147,6 @@ pub struct SearchResult {
     /// Last completed iteration.
     pub depth: u32,
     pub nodes: u64,
-}
-
-/// Selective search techniques; the switches exist for measuring them (those that lost their
-/// match are off by default).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct SearchFeatures {
-    pub null_move: bool,
-    pub lmr: bool,
-    /// Reverse futility, futility and late-move pruning near the leaves.
-    pub shallow_pruning: bool,
-    pub check_extension: bool,
-    /// Looks for a mate in one at quiescence nodes (not in check, below beta).
-    pub qs_mate1: bool,
-    /// Checks that lose material (SEE < 0) are reduced and pruned like quiet moves.
-    pub reduce_losing_checks: bool,
-    /// Singular extension: the TT move is extended when a reduced search without it fails
-    /// well below its score (and the node is cut at once when even that search reaches beta).
-    pub singular: bool,
-    /// Continuation history (previous move's piece and destination → this move's) in the
-    /// ordering of quiet moves.
-    pub cont_history: bool,
-    /// Looks for a mating drop at quiescence nodes (not in check, below beta); cheaper than
-    /// `qs_mate1`, which tries every move.
-    pub qs_drop_mate1: bool,
-    /// Cut nodes without a TT move search one ply shallower (internal iterative reduction).
-    pub iir_cut: bool,
-    /// Quiet moves with a bad history are pruned near the leaves.
-    pub history_pruning: bool,
-    /// The static evaluation is corrected by what searches of similar positions found
-    /// (correction history keyed by hands and pawns, and by the previous move).
-    pub correction_history: bool,
-    /// Late move reductions are one ply deeper when the evaluation is not improving...
-    pub lmr_improving: bool,
-    /// ...and one ply deeper for quiet moves when the TT move is a capture or promotion.
-    pub lmr_tt_tactical: bool,
-    /// ProbCut: a capture whose reduced search beats beta by a margin cuts the node.
-    pub probcut: bool,
-    /// Singular extension's other side: a TT move that is not singular but whose TT score is
-    /// at least beta is searched one ply shallower.
-    pub se_negative: bool,
-    /// A third correction-history table, keyed by the last two moves together.
-    pub correction_pair: bool,
-    /// Capture history (moved piece, destination, captured kind) in the ordering of captures.
-    pub capture_history: bool,
-    /// Follow-up history: continuation history keyed by the side's own move two plies back,
-    /// beside `cont_history`'s table of the opponent's previous move.
-    pub follow_up_history: bool,
-    /// Late root moves are reduced by the main search's table (ln depth · ln number) instead
-    /// of one ply.
-    pub root_lmr_table: bool,
-    /// Quiet checks that pass SEE are reduced too, one ply less than other quiet moves.
-    pub lmr_safe_checks: bool,
-    /// Only a repetition cycle closed inside the search tree is projected to 千日手; one that
-    /// returns to a position of the game before the root counts at its real fourth occurrence.
-    pub in_tree_repetition: bool,
-}
-
-impl SearchFeatures {
-    /// The switches by name, for hidden USI options and experiments.
-    pub const NAMES: [&'static str; 22] = [
-        "null_move",
-        "lmr",
-        "shallow_pruning",
-        "check_extension",
-        "qs_mate1",
-        "reduce_losing_checks",
-        "singular",
-        "cont_history",
-        "qs_drop_mate1",
-        "iir_cut",
-        "history_pruning",
-        "correction_history",
-        "lmr_improving",
-        "lmr_tt_tactical",
-        "probcut",
-        "se_negative",
-        "correction_pair",
-        "capture_history",
-        "follow_up_history",
-        "root_lmr_table",
-        "lmr_safe_checks",
-        "in_tree_repetition",
-    ];
-
-    /// Turns the technique `name` (one of [`Self::NAMES`]) on or off; `false` for an unknown name.
-    pub fn set(&mut self, name: &str, on: bool) -> bool {
-        let switch = match name {
-            "null_move" => &mut self.null_move,
-            "lmr" => &mut self.lmr,
-            "shallow_pruning" => &mut self.shallow_pruning,
-            "check_extension" => &mut self.check_extension,
-            "qs_mate1" => &mut self.qs_mate1,
-            "reduce_losing_checks" => &mut self.reduce_losing_checks,
-            "singular" => &mut self.singular,
-            "cont_history" => &mut self.cont_history,
-            "qs_drop_mate1" => &mut self.qs_drop_mate1,
-            "iir_cut" => &mut self.iir_cut,
-            "history_pruning" => &mut self.history_pruning,
-            "correction_history" => &mut self.correction_history,
-            "lmr_improving" => &mut self.lmr_improving,
-            "lmr_tt_tactical" => &mut self.lmr_tt_tactical,
-            "probcut" => &mut self.probcut,
-            "se_negative" => &mut self.se_negative,
-            "correction_pair" => &mut self.correction_pair,
-            "capture_history" => &mut self.capture_history,
-            "follow_up_history" => &mut self.follow_up_history,
-            "root_lmr_table" => &mut self.root_lmr_table,
-            "lmr_safe_checks" => &mut self.lmr_safe_checks,
-            "in_tree_repetition" => &mut self.in_tree_repetition,
-            _ => return false,
-        };
-        *switch = on;
-        true
-    }
-}
-
-impl Default for SearchFeatures {
-    fn default() -> Self {
-        SearchFeatures {
-            null_move: true,
-            lmr: true,
-            shallow_pruning: true,
-            check_extension: true,
-            qs_mate1: false,
-            reduce_losing_checks: true,
-            singular: true,
-            cont_history: true,
-            qs_drop_mate1: true,
-            iir_cut: true,
-            history_pruning: true,
-            correction_history: true,
-            lmr_improving: true,
-            lmr_tt_tactical: false,
-            probcut: true,
-            se_negative: false,
-            correction_pair: false,
-            capture_history: false,
-            follow_up_history: false,
-            root_lmr_table: false,
-            lmr_safe_checks: false,
-            in_tree_repetition: true,
-        }
-    }
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
