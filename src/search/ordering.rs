@@ -1,5 +1,7 @@
 //! Move ordering: static exchange evaluation, MVV-LVA and the scores that order a node's moves
-//! (TT move, good captures and promotions, killers, counter-move, history, bad captures).
+//! (TT move, good captures and promotions, killers, counter-move, quiet moves by history and
+//! continuation history, bad captures; captures also by capture history when it is on), and
+//! the selection of the next move to search.
 
 use super::heuristics::{CONTINUATION_PLIES, Heuristics, capture_index, piece_square};
 use super::params::SearchParams;
