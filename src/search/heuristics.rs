@@ -1,5 +1,8 @@
-//! Per-thread move-ordering memory: butterfly history, continuation history, killer moves and
-//! counter-moves. Kept between searches (cleared on `usinewgame`), never shared between threads.
+//! Per-thread search memory: for move ordering, butterfly history, continuation history (keyed
+//! by the opponent's previous move and by the side's own move two plies back), capture history,
+//! killer moves and counter-moves; for the static evaluation, correction history (keyed by the
+//! hands and pawns, by the previous move, and by the last two moves together). Kept between
+//! searches (cleared on `usinewgame`), never shared between threads.
 
 use super::score::MAX_PLY;
 use crate::shogi::{Color, Move, Piece, PieceKind, Position, Square};

@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 
 use super::{MateResult, SearchControl};
 use crate::shogi::repetition;
-use crate::shogi::{GenKind, Move, MoveList, PieceKind, Position, Square};
+use crate::shogi::{GenKind, MAX_MOVES, Move, MoveList, PieceKind, Position, Square};
 
 /// Longest mate looked for, in plies.
 pub const MAX_MATE_PLY: u32 = 125;
@@ -145,7 +145,7 @@ impl Solver<'_> {
         let mut list = MoveList::new();
         self.pos.generate(GenKind::All, &mut list);
         let mut checks = MoveList::new();
-        let mut scores = [0i32; 256];
+        let mut scores = [0i32; MAX_MOVES];
         let their_king = self.pos.king_square(!self.pos.side_to_move());
         for &mv in list.iter() {
             if self.pos.gives_check(mv) {
@@ -202,7 +202,7 @@ impl Solver<'_> {
             return None;
         }
         let (horizon_before, reps_before) = (self.horizon_hits, self.repetitions);
-        let mut scores = [0i32; 256];
+        let mut scores = [0i32; MAX_MOVES];
         for (i, &mv) in list.iter().enumerate() {
             scores[i] = defence_order(&self.pos, mv);
         }
@@ -279,7 +279,7 @@ fn defence_order(pos: &Position, mv: Move) -> i32 {
         }
 }
 
-fn sort_by_scores(list: &mut MoveList, scores: &mut [i32; 256]) {
+fn sort_by_scores(list: &mut MoveList, scores: &mut [i32; MAX_MOVES]) {
     // Insertion sort, descending: lists are short.
     let moves = list.as_mut_slice();
     for i in 1..moves.len() {

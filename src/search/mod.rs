@@ -1,335 +1,59 @@
-//! Alpha-beta search: iterative deepening, PVS with aspiration windows, a shared lockless
-//! transposition table for Lazy SMP threads, quiescence, the minishogi repetition rules,
-//! time management, MultiPV and a mate solver for `go mate`.
+//! Alpha-beta search, the engine's `Searcher`: iterative deepening, principal variation
+//! search with aspiration windows, a shared lockless transposition table for Lazy SMP threads,
+//! quiescence, the minishogi repetition rules, time management, MultiPV, strength levels and a
+//! mate solver for `go mate`.
+//!
+//! Where things are:
+//! - `types`: the public types (limits, control, events, results, options);
+//! - `threads`: one search on several threads (`run`), what they share, the result chosen;
+//! - `worker`: one thread's state and what its search uses at every node (stopping, moves
+//!   made, evaluation and its correction, repetitions, the table's cut-off and store);
+//! - `iterate`: iterative deepening, aspiration windows, the root, reports;
+//! - `node`: the alpha-beta node search (pruning, reductions, extensions);
+//! - `quiescence`: quiescence and ProbCut;
+//! - `ordering` and `heuristics`: move ordering and what it learns (history, killers,
+//!   counter-moves, continuation, capture and correction history);
+//! - `switches` and `params`: each technique on or off, and every number, by name;
+//! - `tt`, `time`, `score`, `skill`, `mate`, `bench`, `params_file`: the table, the clock,
+//!   the score scale, strength levels, the mate solver, `engine bench`, parameter files.
 
 pub mod bench;
 mod heuristics;
+mod iterate;
 mod mate;
+mod node;
 mod ordering;
 pub mod params;
 pub mod params_file;
+mod quiescence;
 pub mod score;
 pub mod skill;
+mod switches;
+mod threads;
 pub mod time;
 pub mod tt;
+mod types;
 mod worker;
 
 #[cfg(test)]
 mod tests;
 
 use std::sync::Arc;
-use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
+use crate::shogi::Position;
 use crate::shogi::game::{Game, HistoryEntry};
-use crate::shogi::{Move, Position};
 
 use crate::eval::{Evaluator, MaterialEvaluator};
 pub use params::{ParamError, ParamSpec, SearchParams};
 pub use skill::Skill;
+pub use switches::SearchFeatures;
+pub use threads::THREAD_STACK;
 pub use tt::TranspositionTable;
-pub use worker::THREAD_STACK;
-
-/// Clock state of the side to move (USI `btime`/`wtime`, `binc`/`winc`, `byoyomi`).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct ClockLimits {
-    pub remaining: Duration,
-    pub increment: Duration,
-    pub byoyomi: Duration,
-    /// Moves until the next time control (`movestogo`); `None` = sudden death.
-    pub moves_to_go: Option<u32>,
-}
-
-/// What bounds a search. With nothing set, it runs until stopped or the maximum depth.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Limits {
-    pub depth: Option<u32>,
-    pub nodes: Option<u64>,
-    /// No new iteration starts once the search has used this many nodes (a budget that
-    /// keeps whole iterations, for data generation); `nodes` stays the hard limit.
-    pub soft_nodes: Option<u64>,
-    pub movetime: Option<Duration>,
-    pub clock: Option<ClockLimits>,
-    pub infinite: bool,
-    /// Only these root moves are searched (`go searchmoves`); empty = all. Moves that are not
-    /// legal at the root are ignored.
-    pub searchmoves: Vec<Move>,
-    /// When the clock started for this move (the `go` line's arrival); `None` = at the call.
-    pub start: Option<Instant>,
-}
-
-/// Shared between the protocol thread and the search: `stop` is answered within a few
-/// milliseconds; while `ponder` is true no time limit applies, and when it flips to false
-/// (ponderhit) the time budget starts counting from that moment.
-///
-/// While `infinite` is set or `ponder` is true, `search` does not return before `stop` (or,
-/// for ponder, ponderhit), even if it has finished, as USI requires.
-#[derive(Default, Debug)]
-pub struct SearchControl {
-    pub stop: AtomicBool,
-    pub ponder: AtomicBool,
-}
-
-/// A score for USI `info score`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Score {
-    /// Centipawns (the logistic scale of `eval::cp_from_probability`, evaluations within
-    /// ±`eval::EVAL_LIMIT`).
-    /// Repetition verdicts, which decide the game without mate, show as ±(20000 − plies).
-    Cp(i32),
-    /// Plies to mate; negative when the side to move is being mated.
-    Mate(i32),
-}
-
-/// How an iteration's score relates to the true score: USI `lowerbound` / `upperbound` after
-/// an aspiration window failed high or low.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum ScoreBound {
-    Exact,
-    Lower,
-    Upper,
-}
-
-/// What the search reports while it runs.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum SearchEvent {
-    /// A completed iteration (or a failed aspiration window: `bound` says so), one per line.
-    Iteration(SearchInfo),
-    /// The search's answer, once USI allows it to be given (after `stop` or ponderhit for an
-    /// infinite or ponder search) and before any helper thread has been waited for: the
-    /// moment to send `bestmove`. Sent exactly once, last.
-    Finished(SearchResult),
-    /// The root move being searched now (1-based `number` in the order searched).
-    CurrentMove {
-        depth: u32,
-        mv: Move,
-        number: u32,
-        nodes: u64,
-        time_ms: u64,
-    },
-}
-
-impl SearchEvent {
-    /// The iteration's report, if this is one.
-    pub fn iteration(&self) -> Option<&SearchInfo> {
-        match self {
-            SearchEvent::Iteration(info) => Some(info),
-            SearchEvent::CurrentMove { .. } | SearchEvent::Finished(_) => None,
-        }
-    }
-}
-
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct SearchInfo {
-    pub depth: u32,
-    pub seldepth: u32,
-    /// 1-based line number.
-    pub multipv: u32,
-    pub score: Score,
-    pub nodes: u64,
-    pub nps: u64,
-    pub time_ms: u64,
-    /// Permille of the transposition table used by this search.
-    pub hashfull: u32,
-    pub bound: ScoreBound,
-    pub pv: Vec<Move>,
-}
-
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct SearchResult {
-    /// `None` only when the side to move has no legal move.
-    pub best: Option<Move>,
-    /// The expected reply, when known.
-    pub ponder: Option<Move>,
-    pub score: Score,
-    /// Last completed iteration.
-    pub depth: u32,
-    pub nodes: u64,
-}
-
-/// Selective search techniques; the switches exist for measuring them (those that lost their
-/// match are off by default).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct SearchFeatures {
-    pub null_move: bool,
-    pub lmr: bool,
-    /// Reverse futility, futility and late-move pruning near the leaves.
-    pub shallow_pruning: bool,
-    pub check_extension: bool,
-    /// Looks for a mate in one at quiescence nodes (not in check, below beta).
-    pub qs_mate1: bool,
-    /// Checks that lose material (SEE < 0) are reduced and pruned like quiet moves.
-    pub reduce_losing_checks: bool,
-    /// Singular extension: the TT move is extended when a reduced search without it fails
-    /// well below its score (and the node is cut at once when even that search reaches beta).
-    pub singular: bool,
-    /// Continuation history (previous move's piece and destination → this move's) in the
-    /// ordering of quiet moves.
-    pub cont_history: bool,
-    /// Looks for a mating drop at quiescence nodes (not in check, below beta); cheaper than
-    /// `qs_mate1`, which tries every move.
-    pub qs_drop_mate1: bool,
-    /// Cut nodes without a TT move search one ply shallower (internal iterative reduction).
-    pub iir_cut: bool,
-    /// Quiet moves with a bad history are pruned near the leaves.
-    pub history_pruning: bool,
-    /// The static evaluation is corrected by what searches of similar positions found
-    /// (correction history keyed by hands and pawns, and by the previous move).
-    pub correction_history: bool,
-    /// Late move reductions are one ply deeper when the evaluation is not improving...
-    pub lmr_improving: bool,
-    /// ...and one ply deeper for quiet moves when the TT move is a capture or promotion.
-    pub lmr_tt_tactical: bool,
-    /// ProbCut: a capture whose reduced search beats beta by a margin cuts the node.
-    pub probcut: bool,
-    /// Singular extension's other side: a TT move that is not singular but whose TT score is
-    /// at least beta is searched one ply shallower.
-    pub se_negative: bool,
-    /// A third correction-history table, keyed by the last two moves together.
-    pub correction_pair: bool,
-    /// Capture history (moved piece, destination, captured kind) in the ordering of captures.
-    pub capture_history: bool,
-    /// Follow-up history: continuation history keyed by the side's own move two plies back,
-    /// beside `cont_history`'s table of the opponent's previous move.
-    pub follow_up_history: bool,
-    /// Late root moves are reduced by the main search's table (ln depth · ln number) instead
-    /// of one ply.
-    pub root_lmr_table: bool,
-    /// Quiet checks that pass SEE are reduced too, one ply less than other quiet moves.
-    pub lmr_safe_checks: bool,
-    /// Only a repetition cycle closed inside the search tree is projected to 千日手; one that
-    /// returns to a position of the game before the root counts at its real fourth occurrence.
-    pub in_tree_repetition: bool,
-}
-
-impl SearchFeatures {
-    /// The switches by name, for hidden USI options and experiments.
-    pub const NAMES: [&'static str; 22] = [
-        "null_move",
-        "lmr",
-        "shallow_pruning",
-        "check_extension",
-        "qs_mate1",
-        "reduce_losing_checks",
-        "singular",
-        "cont_history",
-        "qs_drop_mate1",
-        "iir_cut",
-        "history_pruning",
-        "correction_history",
-        "lmr_improving",
-        "lmr_tt_tactical",
-        "probcut",
-        "se_negative",
-        "correction_pair",
-        "capture_history",
-        "follow_up_history",
-        "root_lmr_table",
-        "lmr_safe_checks",
-        "in_tree_repetition",
-    ];
-
-    /// Turns the technique `name` (one of [`Self::NAMES`]) on or off; `false` for an unknown name.
-    pub fn set(&mut self, name: &str, on: bool) -> bool {
-        let switch = match name {
-            "null_move" => &mut self.null_move,
-            "lmr" => &mut self.lmr,
-            "shallow_pruning" => &mut self.shallow_pruning,
-            "check_extension" => &mut self.check_extension,
-            "qs_mate1" => &mut self.qs_mate1,
-            "reduce_losing_checks" => &mut self.reduce_losing_checks,
-            "singular" => &mut self.singular,
-            "cont_history" => &mut self.cont_history,
-            "qs_drop_mate1" => &mut self.qs_drop_mate1,
-            "iir_cut" => &mut self.iir_cut,
-            "history_pruning" => &mut self.history_pruning,
-            "correction_history" => &mut self.correction_history,
-            "lmr_improving" => &mut self.lmr_improving,
-            "lmr_tt_tactical" => &mut self.lmr_tt_tactical,
-            "probcut" => &mut self.probcut,
-            "se_negative" => &mut self.se_negative,
-            "correction_pair" => &mut self.correction_pair,
-            "capture_history" => &mut self.capture_history,
-            "follow_up_history" => &mut self.follow_up_history,
-            "root_lmr_table" => &mut self.root_lmr_table,
-            "lmr_safe_checks" => &mut self.lmr_safe_checks,
-            "in_tree_repetition" => &mut self.in_tree_repetition,
-            _ => return false,
-        };
-        *switch = on;
-        true
-    }
-}
-
-impl Default for SearchFeatures {
-    fn default() -> Self {
-        SearchFeatures {
-            null_move: true,
-            lmr: true,
-            shallow_pruning: true,
-            check_extension: true,
-            qs_mate1: false,
-            reduce_losing_checks: true,
-            singular: true,
-            cont_history: true,
-            qs_drop_mate1: true,
-            iir_cut: true,
-            history_pruning: true,
-            correction_history: true,
-            lmr_improving: true,
-            lmr_tt_tactical: false,
-            probcut: true,
-            se_negative: false,
-            correction_pair: false,
-            capture_history: false,
-            follow_up_history: false,
-            root_lmr_table: false,
-            lmr_safe_checks: false,
-            in_tree_repetition: true,
-        }
-    }
-}
-
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct SearchOptions {
-    /// Transposition table size in MiB (USI_Hash).
-    pub hash_mb: usize,
-    pub threads: usize,
-    pub multipv: usize,
-    /// Time kept back per move for communication delays.
-    pub move_overhead: Duration,
-    pub features: SearchFeatures,
-    /// Margins, reductions and ordering weights (defaults: `SearchParams::DEFAULT`).
-    pub params: SearchParams,
-    /// Playing strength (USI `Skill_Level`, `USI_Elo`): below full strength the search is
-    /// cut to the level's node budget and its move chosen among candidates (see `skill`).
-    pub skill: Skill,
-}
-
-impl Default for SearchOptions {
-    fn default() -> Self {
-        SearchOptions {
-            hash_mb: 64,
-            threads: 1,
-            multipv: 1,
-            move_overhead: Duration::from_millis(10),
-            features: SearchFeatures::default(),
-            params: SearchParams::DEFAULT,
-            skill: Skill::FULL,
-        }
-    }
-}
-
-/// Outcome of `go mate`.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum MateResult {
-    /// The mating sequence (attacker's checks and defender's longest resistance).
-    Mate(Vec<Move>),
-    /// Proven: no mate by continuous checks.
-    NoMate,
-    /// Stopped or out of time before a proof either way.
-    Timeout,
-}
+pub use types::{
+    ClockLimits, Limits, MateResult, Score, ScoreBound, SearchControl, SearchEvent, SearchInfo,
+    SearchOptions, SearchResult,
+};
 
 /// The engine's searcher: options, transposition table, evaluator and per-thread memory.
 pub struct Searcher {
@@ -440,19 +164,19 @@ impl Searcher {
             Some(last) if last.key == pos.key() => &history[..history.len() - 1],
             _ => history,
         };
-        let (result, _) = worker::run(
-            &self.tt,
-            &self.opts,
-            max_plies,
-            &self.evaluator,
-            &mut self.thread_memory,
+        let job = threads::Job {
+            tt: &self.tt,
+            opts: &self.opts,
+            evaluator: &self.evaluator,
+            thread_memory: &mut self.thread_memory,
             pos,
             history,
+            max_plies,
             limits,
             control,
             start,
-            on_info,
-        );
+        };
+        let (result, _) = threads::run(job, on_info);
         result
     }
 
@@ -475,19 +199,19 @@ impl Searcher {
         limits: &Limits,
     ) -> (SearchResult, Vec<u64>) {
         self.prepare();
-        worker::run(
-            &self.tt,
-            &self.opts,
-            None,
-            &self.evaluator,
-            &mut self.thread_memory,
+        let job = threads::Job {
+            tt: &self.tt,
+            opts: &self.opts,
+            evaluator: &self.evaluator,
+            thread_memory: &mut self.thread_memory,
             pos,
-            &[],
+            history: &[],
+            max_plies: None,
             limits,
-            &SearchControl::default(),
-            Instant::now(),
-            &mut |_| {},
-        )
+            control: &SearchControl::default(),
+            start: Instant::now(),
+        };
+        threads::run(job, &mut |_| {})
     }
 
     /// `go mate`: proves or refutes a mate by continuous checks from `pos` (side to move

@@ -1,9 +1,11 @@
 //! Move ordering: static exchange evaluation, MVV-LVA and the scores that order a node's moves
-//! (TT move, good captures and promotions, killers, counter-move, history, bad captures).
+//! (TT move, good captures and promotions, killers, counter-move, quiet moves by history and
+//! continuation history, bad captures; captures also by capture history when it is on), and
+//! the selection of the next move to search.
 
 use super::heuristics::{CONTINUATION_PLIES, Heuristics, capture_index, piece_square};
 use super::params::SearchParams;
-use crate::shogi::{Move, MoveList, Piece, PieceKind, Position};
+use crate::shogi::{MAX_MOVES, Move, MoveList, Piece, PieceKind, Position};
 
 const TT_MOVE: i32 = 1 << 30;
 const GOOD_TACTICAL: i32 = 1 << 28;
@@ -159,7 +161,7 @@ pub fn see_ge(pos: &Position, mv: Move, threshold: i32) -> bool {
 pub fn score_moves(
     pos: &Position,
     list: &MoveList,
-    scores: &mut [i32; 256],
+    scores: &mut [i32; MAX_MOVES],
     tt_move: Move,
     killers: [Move; 2],
     counter: Move,
@@ -207,7 +209,7 @@ pub fn score_moves(
 pub fn score_tactical(
     pos: &Position,
     list: &MoveList,
-    scores: &mut [i32; 256],
+    scores: &mut [i32; MAX_MOVES],
     tt_move: Move,
     heur: &Heuristics,
     params: &SearchParams,
@@ -232,7 +234,7 @@ pub fn score_tactical(
 /// Takes the best-scored move among `list[next..]`, swapping it into place (selection sort,
 /// cheap because cut-offs usually come early).
 #[inline]
-pub fn pick_next(list: &mut MoveList, scores: &mut [i32; 256], next: usize) -> Option<Move> {
+pub fn pick_next(list: &mut MoveList, scores: &mut [i32; MAX_MOVES], next: usize) -> Option<Move> {
     let len = list.len();
     if next >= len {
         return None;
@@ -373,7 +375,7 @@ mod tests {
     fn picking_orders_by_score() {
         let pos = Position::startpos();
         let mut list = pos.legal_moves();
-        let mut scores = [0i32; 256];
+        let mut scores = [0i32; MAX_MOVES];
         for (i, s) in scores.iter_mut().enumerate().take(list.len()) {
             *s = (i as i32 * 7) % 5;
         }

@@ -1,12 +1,13 @@
 //! Behaviour tests of the search: mates found with the right sign and length (checked against
 //! a brute-force solver), repetition rules, ply limit, legality over random positions, MultiPV
-//! and threads.
+//! and threads, strength levels, the evaluator's path state. A test file, so longer than the
+//! search's other files (about 600 lines at most).
 
 use super::score::RULE_WIN;
 use super::*;
 use crate::eval::Evaluator;
 use crate::shogi::game::{Game, HistoryEntry};
-use crate::shogi::{Color, Piece, PieceKind, Square};
+use crate::shogi::{Color, Move, Piece, PieceKind, Square};
 use crate::tools::mate_oracle::{loses_within, shortest_win};
 use crate::tools::random_position;
 use rand::SeedableRng;

@@ -17,7 +17,9 @@ pub mod types;
 pub use bitboard::Bitboard;
 pub use fen::FenError;
 pub use game::{EndReason, Game, GameStatus, HistoryEntry};
-pub use movegen::{GenKind, MAX_PERFT_DEPTH, MoveList, perft, perft_divide, perft_until};
+pub use movegen::{
+    GenKind, MAX_MOVES, MAX_PERFT_DEPTH, MoveList, perft, perft_divide, perft_until,
+};
 pub use notation::{MoveError, SfenError};
 pub use position::{Position, Undo};
 pub use repetition::{

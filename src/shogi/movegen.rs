@@ -8,10 +8,14 @@ use super::bitboard::{self, Bitboard};
 use super::position::Position;
 use super::types::{Move, PieceKind, Square};
 
-/// A fixed-capacity move list; no allocation. Minishogi positions have well under 256 moves.
+/// The capacity of a [`MoveList`], and so of every per-move array beside one (the search's
+/// ordering scores): minishogi positions have well under this many legal moves.
+pub const MAX_MOVES: usize = 256;
+
+/// A fixed-capacity move list ([`MAX_MOVES`]); no allocation.
 #[derive(Clone)]
 pub struct MoveList {
-    moves: [Move; 256],
+    moves: [Move; MAX_MOVES],
     len: usize,
 }
 
@@ -25,14 +29,14 @@ impl MoveList {
     #[inline(always)]
     pub fn new() -> MoveList {
         MoveList {
-            moves: [Move::NULL; 256],
+            moves: [Move::NULL; MAX_MOVES],
             len: 0,
         }
     }
 
     #[inline(always)]
     pub fn push(&mut self, mv: Move) {
-        debug_assert!(self.len < 256);
+        debug_assert!(self.len < MAX_MOVES);
         // SAFETY-free bound: the capacity is far above the maximum number of legal moves.
         self.moves[self.len] = mv;
         self.len += 1;
