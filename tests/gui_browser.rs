@@ -8,13 +8,15 @@
 //! Without Chromium or chromedriver (set `CHROMIUM` / `CHROMEDRIVER` to use others than
 //! Debian's) the test says so and passes.
 
-use std::io::{BufRead, BufReader};
 use std::net::TcpListener;
 use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
+mod common;
+
+use common::gui::GuiServer;
 use fantoccini::actions::{
     InputSource, KeyAction, KeyActions, MOUSE_BUTTON_LEFT, MouseActions, PointerAction,
 };
@@ -60,31 +62,6 @@ fn free_port() -> u16 {
         .and_then(|l| l.local_addr())
         .map(|a| a.port())
         .expect("a free port")
-}
-
-/// Starts `engine gui` and returns its URL (with the token).
-fn start_gui(procs: &mut Processes) -> String {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_engine"))
-        .args(["gui", "--no-open", "--port", "0"])
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::inherit())
-        .process_group(0)
-        .spawn()
-        .expect("start engine gui");
-    let stdout = child.stdout.take().expect("stdout");
-    procs.0.push(child);
-    let (tx, rx) = std::sync::mpsc::channel();
-    std::thread::spawn(move || {
-        // Read the URL, then keep draining so that the server never writes into a closed pipe.
-        for line in BufReader::new(stdout).lines().map_while(Result::ok) {
-            if line.starts_with("http://127.0.0.1:") {
-                let _ = tx.send(line.trim().to_string());
-            }
-        }
-    });
-    rx.recv_timeout(Duration::from_secs(20))
-        .expect("engine gui printed no URL")
 }
 
 fn start_chromedriver(procs: &mut Processes, chromedriver: &Path) -> u16 {
@@ -699,7 +676,8 @@ async fn the_page_plays_and_reads_records() {
     };
 
     let mut procs = Processes(Vec::new());
-    let url = start_gui(&mut procs);
+    let server = GuiServer::start(&[]);
+    let url = server.url();
     let port = start_chromedriver(&mut procs, &chromedriver);
     let client = connect(port, &chromium).await;
     client.goto(&url).await.expect("open the page");

@@ -2,6 +2,7 @@
 //! tests: the URL it prints, its token, and the process killed when dropped.
 
 use std::io::{BufRead, BufReader};
+use std::os::unix::process::CommandExt;
 use std::process::{Child, Command, Stdio};
 use std::sync::mpsc::channel;
 use std::thread;
@@ -24,16 +25,17 @@ impl GuiServer {
             .stdin(Stdio::null())
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
+            // A group of its own, so that its engines go with it.
+            .process_group(0)
             .spawn()
             .expect("engine gui starts");
         let stdout = child.stdout.take().unwrap();
         let (send, receive) = channel();
+        // Reads the URL, then goes on reading so that the server never writes into a closed pipe.
         thread::spawn(move || {
             for line in BufReader::new(stdout).lines() {
                 let Ok(line) = line else { break };
-                if send.send(line).is_err() {
-                    break;
-                }
+                let _ = send.send(line);
             }
         });
         let url = receive
@@ -60,6 +62,10 @@ impl GuiServer {
 
 impl Drop for GuiServer {
     fn drop(&mut self) {
+        // SAFETY: signals the process group created for the server (it and its engines).
+        unsafe {
+            libc::kill(-(self.child.id() as libc::pid_t), libc::SIGKILL);
+        }
         let _ = self.child.kill();
         let _ = self.child.wait();
     }
