@@ -21,11 +21,12 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-use super::datagen::format::{self, GameRecord, MATE_SCORE};
+use super::datagen::format::{self, GameRecord};
 use super::metrics;
 use crate::eval::CP_PER_LOGIT;
 use crate::fileio::{self, FileError};
 use crate::nn::{self, Activation, Dataset, Features, Network, Trainer, TrainerState, sigmoid};
+use crate::search::score::is_stored_mate;
 
 #[derive(clap::Args, Debug, Clone)]
 pub struct TrainArgs {
@@ -119,7 +120,7 @@ pub enum TargetKind {
 
 /// The search's score as a win probability for the side to move (mates are 0 or 1).
 pub fn score_probability(score: i32, scale: f32) -> f32 {
-    if score.abs() > MATE_SCORE - 1000 {
+    if is_stored_mate(score) {
         return if score > 0 { 1.0 } else { 0.0 };
     }
     sigmoid(score as f32 / scale)
@@ -530,6 +531,8 @@ fn first_val_bce(csv: &str) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::search::Score;
+    use crate::search::score::to_stored;
     use crate::shogi::Position;
     use crate::train::datagen::format::{Ending, PositionRecord, Side};
     use crate::train::packed::PackedPosition;
@@ -560,7 +563,7 @@ mod tests {
     #[test]
     fn mix_targets_blend_result_and_score() {
         // Sente to move first; sente wins.
-        let g = game(&[0, 600, MATE_SCORE - 3], Some(Side::Sente));
+        let g = game(&[0, 600, to_stored(Score::Mate(3))], Some(Side::Sente));
         let t = game_targets(&g, TargetKind::Mix { lambda: 0.5 }, 600.0);
         assert!((t[0] - 0.75).abs() < 1e-6, "{t:?}"); // ½·1 + ½·σ(0)
         assert!((t[1] - 0.5 * sigmoid(1.0)).abs() < 1e-6, "{t:?}"); // gote: lost

@@ -8,8 +8,9 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 
-use super::format::{Ending, GameRecord, GameSettings, PositionRecord, score_from_search};
+use super::format::{Ending, GameRecord, GameSettings, PositionRecord};
 use crate::matches::openings::Opening;
+use crate::search::score::to_stored;
 use crate::search::{Limits, Score, SearchControl, SearchResult, Searcher};
 use crate::shogi::{Color, Game, GameStatus};
 use crate::train::packed::PackedPosition;
@@ -97,7 +98,7 @@ pub fn play_game(
         };
         positions.push(PositionRecord {
             position: PackedPosition::pack(pos),
-            score: score_from_search(result.score),
+            score: to_stored(result.score),
             best_move: best.raw(),
             ply: game.plies().min(u16::MAX as usize) as u16,
             in_check: pos.in_check(),
