@@ -71,18 +71,11 @@ pub struct TrainArgs {
     pub quiet_only: bool,
     #[arg(long, default_value_t = 8)]
     pub epochs: usize,
-    #[arg(long, default_value_t = 256)]
-    pub batch_size: usize,
     #[arg(long, default_value_t = 5e-4)]
     pub lr: f32,
     /// Learning-rate factor applied after every epoch.
     #[arg(long, default_value_t = 0.7)]
     pub lr_decay: f32,
-    /// `adam` or `sgd` (momentum 0.9).
-    #[arg(long, default_value = "adam")]
-    pub optimizer: String,
-    #[arg(long, default_value_t = 0.0)]
-    pub weight_decay: f32,
     /// Share of the games held out for validation.
     #[arg(long, default_value_t = 0.05)]
     pub val_fraction: f64,
@@ -92,9 +85,8 @@ pub struct TrainArgs {
     /// Seed of shuffling and of a fresh network.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
-    /// Worker threads (0 = all cores).
-    #[arg(long, default_value_t = 0)]
-    pub threads: usize,
+    #[command(flatten)]
+    pub trainer: super::TrainerArgs,
     /// Start over even if a checkpoint of `--out` exists.
     #[arg(long)]
     pub restart: bool,
@@ -317,11 +309,11 @@ fn settings(args: &TrainArgs) -> String {
         args.gamma,
         args.scale,
         args.quiet_only,
-        args.batch_size,
+        args.trainer.batch_size,
         args.lr,
         args.lr_decay,
-        args.optimizer,
-        args.weight_decay,
+        args.trainer.optimizer,
+        args.trainer.weight_decay,
         args.val_fraction,
         args.max_positions,
         args.seed
@@ -381,11 +373,8 @@ pub fn run(args: &TrainArgs) -> Result<TrainReport, String> {
     }
     let (config, _lock) = super::TrainerSetup {
         lr: args.lr,
-        optimizer: &args.optimizer,
-        weight_decay: args.weight_decay,
-        batch_size: args.batch_size,
+        trainer: &args.trainer,
         seed: args.seed,
-        threads: args.threads,
         out: &args.out,
     }
     .start()?;

@@ -104,11 +104,8 @@ pub fn run(args: &SelfplayArgs) -> Result<SelfplayReport, String> {
     validate(args)?;
     let (config, _lock) = crate::train::TrainerSetup {
         lr: args.lr,
-        optimizer: &args.optimizer,
-        weight_decay: args.weight_decay,
-        batch_size: args.batch_size,
+        trainer: &args.trainer,
         seed: args.seed,
-        threads: args.threads,
         out: &args.out,
     }
     .start()?;
@@ -307,7 +304,7 @@ mod tests {
         args.mate_share = 1.0;
         assert!(run(&args).unwrap_err().contains("--mate-share"));
         args.mate_share = 0.3;
-        args.optimizer = "rmsprop".into();
+        args.trainer.optimizer = "rmsprop".into();
         assert!(run(&args).unwrap_err().contains("rmsprop"));
     }
 
