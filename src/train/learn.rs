@@ -416,7 +416,7 @@ pub fn run(args: &TrainArgs) -> Result<TrainReport, String> {
         None => {
             let net = initial_network(args)?;
             let before = nn::train::evaluate(&net, eval_data);
-            let csv = format!("{}{}", metrics::EPOCH_HEADER, metrics::start_row(&before));
+            let csv = metrics::start(&before);
             (
                 Trainer::new(net, config).map_err(|e| e.to_string())?,
                 1,

@@ -157,7 +157,7 @@ pub fn run(args: &PretrainArgs) -> Result<PretrainReport, String> {
     let mut trainer = Trainer::new(net, config).map_err(|e| e.to_string())?;
     let metrics_path = args.out.with_extension("csv");
     let plot_path = args.out.with_extension("svg");
-    let mut csv = String::from(super::metrics::EPOCH_HEADER);
+    let mut csv = super::metrics::header();
     let pb = super::progress_bar(
         args.epochs as u64,
         "training {bar:30} epoch {pos}/{len} {msg} ({elapsed})",
