@@ -6,7 +6,7 @@ use criterion::{BenchmarkId, Criterion, Throughput, black_box};
 use engine::nn::{
     Activation, DEFAULT_SIZES, FastNet, Features, NUM_FEATURES, Network, TrainConfig, Trainer,
 };
-use engine::tools::random_positions;
+use engine::shogi::random::random_positions;
 use engine::train::generate_mate_dataset as mate_dataset;
 
 const SHAPES: [&[usize]; 5] = [

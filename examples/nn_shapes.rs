@@ -10,7 +10,7 @@ use engine::nn::{
     Activation, FastNet, NUM_FEATURES, Network, Optimizer, TrainConfig, Trainer, save_to_path,
 };
 use engine::shogi::Position;
-use engine::tools::random_positions;
+use engine::shogi::random::random_positions;
 use engine::train::generate_mate_dataset as mate_dataset;
 use std::hint::black_box;
 use std::time::Instant;

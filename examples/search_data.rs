@@ -11,8 +11,8 @@
 
 use engine::search::{Limits, SearchControl, SearchOptions, Searcher};
 use engine::shogi::Position;
+use engine::shogi::random::random_position;
 use engine::tools::mate_oracle::shortest_win;
-use engine::tools::random_position;
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 

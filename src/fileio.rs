@@ -149,7 +149,8 @@ impl std::error::Error for FileError {
     }
 }
 
-/// 64-bit FNV-1a: plenty to detect corruption (not an adversarial hash).
+/// 64-bit FNV-1a, the one checksum of the project's files (data files here, weights files,
+/// datagen shards, fingerprints): plenty to detect corruption (not an adversarial hash).
 pub fn fnv1a(bytes: &[u8]) -> u64 {
     let mut h = 0xcbf2_9ce4_8422_2325u64;
     for &b in bytes {
@@ -586,6 +587,13 @@ pub fn load<T: DeserializeOwned>(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn fnv1a_reference_values() {
+        assert_eq!(fnv1a(b""), 0xcbf2_9ce4_8422_2325);
+        assert_eq!(fnv1a(b"a"), 0xaf63_dc4c_8601_ec8c);
+        assert_eq!(fnv1a(b"foobar"), 0x8594_4171_f739_67e8);
+    }
 
     const MAGIC: &[u8; 8] = b"TESTFILE";
 

@@ -9,7 +9,9 @@
 //!
 //! A `sfen` line names a position (its move number may be left out); the move lines after it
 //! are `<move> <ponder move | none> <value> <depth> <count>`: the value is for the side to move
-//! in that position (the side that plays the move), in centipawns, mates as ±(32000 − plies);
+//! in that position (the side that plays the move), in centipawns, mates as ±(32000 − plies)
+//! (the stored score scale, whose owner is `search::score::to_stored`; this format only keeps
+//! the number);
 //! the depth is the search depth behind the value (0 when it comes from games); the count is
 //! how often the move was played (a weight). Lines starting with `#` or `//` are comments.
 //!
@@ -37,7 +39,8 @@ pub struct BookMove {
     pub mv: Move,
     /// The expected reply (legal after `mv`), if the book knows one.
     pub ponder: Option<Move>,
-    /// For the side playing `mv`: centipawns, mates as ±(32000 − plies).
+    /// For the side playing `mv`: centipawns, mates as ±(32000 − plies) (the stored score scale
+    /// of `search::score::to_stored`).
     pub value: i32,
     /// Search depth behind `value`; 0 for values from game results.
     pub depth: i32,
@@ -337,6 +340,9 @@ pub fn write(book: &Book, comments: &[String]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    // The stored score scale's owner (test code only: the format itself keeps any number).
+    use crate::search::Score;
+    use crate::search::score::to_stored;
 
     fn startpos_after(moves: &[&str]) -> Position {
         let mut pos = Position::startpos();
@@ -367,9 +373,12 @@ mod tests {
             .push(book_move(&start, "3e3d", Some("3a3b"), 35));
         entry.moves.push(book_move(&start, "5e4d", None, -12));
         let later = startpos_after(&["3e3d", "3a3b"]);
-        book.entry_mut(&later)
-            .moves
-            .push(book_move(&later, "4e4d", Some("2a2b"), 32000 - 5));
+        book.entry_mut(&later).moves.push(book_move(
+            &later,
+            "4e4d",
+            Some("2a2b"),
+            to_stored(Score::Mate(5)),
+        ));
         let mut no_number = startpos_after(&["3e3d"]);
         no_number.set_move_number(1);
         book.entries.insert(

@@ -88,6 +88,15 @@ impl Args for EngineArgs {
     }
 }
 
+/// An `--engine-option NAME=VALUE` (of `engine match` and `engine tune`) as the option's name
+/// and value, both trimmed; the value may hold `=`.
+pub fn parse_engine_option(text: &str) -> Result<(String, String), String> {
+    let (name, value) = text
+        .split_once('=')
+        .ok_or_else(|| format!("--engine-option '{text}' is not NAME=VALUE"))?;
+    Ok((name.trim().to_string(), value.trim().to_string()))
+}
+
 fn invalid(message: String) -> clap::Error {
     clap::Error::raw(clap::error::ErrorKind::ValueValidation, message + "\n")
 }
@@ -122,11 +131,8 @@ impl FromArgMatches for EngineArgs {
         };
         for (index, text) in indexed(matches, OPTION) {
             let spec = &mut specs[owner(index, "engine-option")?];
-            let (name, value) = text
-                .split_once('=')
-                .ok_or_else(|| invalid(format!("--engine-option '{text}' is not NAME=VALUE")))?;
             spec.options
-                .push((name.trim().to_string(), value.trim().to_string()));
+                .push(parse_engine_option(text).map_err(invalid)?);
         }
         let mut named = vec![false; specs.len()];
         for (index, text) in indexed(matches, NAME) {
@@ -364,6 +370,22 @@ mod tests {
     struct Cli {
         #[command(flatten)]
         args: MatchArgs,
+    }
+
+    #[test]
+    fn engine_options_are_name_equals_value() {
+        let option = |name: &str, value: &str| Ok((name.to_string(), value.to_string()));
+        assert_eq!(parse_engine_option("Threads=2"), option("Threads", "2"));
+        assert_eq!(parse_engine_option(" Hash = 64 "), option("Hash", "64"));
+        assert_eq!(
+            parse_engine_option("EvalFile=a=b.bin"),
+            option("EvalFile", "a=b.bin")
+        );
+        assert_eq!(parse_engine_option("Empty="), option("Empty", ""));
+        assert_eq!(
+            parse_engine_option("Threads"),
+            Err("--engine-option 'Threads' is not NAME=VALUE".to_string())
+        );
     }
 
     fn parse(line: &str) -> Result<MatchArgs, clap::Error> {

@@ -374,7 +374,7 @@ mod tests {
         let wide = widen(&net, 256, 3).unwrap();
         assert_eq!(wide.sizes()[1], 256);
         assert_eq!(wide.sizes()[2..], net.sizes()[2..]);
-        for pos in crate::tools::random_positions(300, 2, 100) {
+        for pos in crate::shogi::random::random_positions(300, 2, 100) {
             let x = Features::from_position(&pos).to_f32();
             assert!((wide.logit(&x) - net.logit(&x)).abs() < 1e-4);
         }

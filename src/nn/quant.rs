@@ -540,7 +540,7 @@ impl PathState for QuantPathState<'_> {
 mod tests {
     use super::*;
     use crate::nn::network::Dense;
-    use crate::tools::random_positions;
+    use crate::shogi::random::{random_legal_move, random_positions};
     use rand::rngs::StdRng;
     use rand::{Rng, SeedableRng};
 
@@ -586,7 +586,7 @@ mod tests {
                     pos.unmake_null_move();
                     state.on_null_move(&pos, false);
                 } else {
-                    let mv = moves.as_slice()[rng.gen_range(0..moves.len())];
+                    let mv = random_legal_move(&pos, &mut rng).expect("checked above");
                     let undo = pos.make_move(mv);
                     state.on_make(&pos, mv);
                     path.push((mv, undo));

@@ -1,5 +1,58 @@
 //! A CSV file read by column name, for redrawing the project's CSVs (`engine plot`). Errors
-//! name the file, the line and the column.
+//! name the file, the line and the column. Also the writer of those CSVs ([`to_csv`]): rows of
+//! a `#[derive(Serialize)]` struct, whose field names are the header, with numbers as
+//! [`Fixed`] (fixed decimals) or [`Shown`] (`Display`) so that the text is what the files have
+//! always held.
+
+use std::fmt::Display;
+
+use serde::{Serialize, Serializer};
+
+/// `rows` as CSV text, with the header line (the field names of `T`) if `header`; rows are
+/// appended to a file's text without it.
+pub fn to_csv<T: Serialize>(rows: &[T], header: bool) -> String {
+    let mut writer = csv::WriterBuilder::new()
+        .has_headers(header)
+        .from_writer(Vec::new());
+    for row in rows {
+        writer
+            .serialize(row)
+            .expect("a CSV row serializes into memory");
+    }
+    let bytes = writer
+        .into_inner()
+        .expect("writing into memory cannot fail");
+    String::from_utf8(bytes).expect("CSV of UTF-8 fields is UTF-8")
+}
+
+/// The header line of `T`'s rows alone (a file's rows come later): the field names, which an
+/// `example` row gives.
+pub fn csv_header<T: Serialize>(example: &T) -> String {
+    let text = to_csv(std::slice::from_ref(example), true);
+    let end = text.find('\n').map_or(text.len(), |i| i + 1);
+    text[..end].to_string()
+}
+
+/// A number written with this many decimals (`{:.N}`): `Fixed(0.5, 3)` is `0.500`.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Fixed(pub f64, pub usize);
+
+impl Serialize for Fixed {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(&format_args!("{:.*}", self.1, self.0))
+    }
+}
+
+/// A value written by its `Display` (`0.001`, `inf`, `2`), not by the CSV writer's own float
+/// format (which writes `2.0`).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Shown<T>(pub T);
+
+impl<T: Display> Serialize for Shown<T> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(&self.0)
+    }
+}
 
 /// A CSV's header and rows, each row with its line number in the file.
 #[derive(Clone, Debug, PartialEq)]

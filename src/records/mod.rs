@@ -436,7 +436,7 @@ pub(crate) mod tests {
             .map(|i| {
                 // Records other than USI do not carry the move number: start at 1.
                 let start = if i % 3 == 2 {
-                    let mut pos = crate::tools::random_position(&mut rng);
+                    let mut pos = crate::shogi::random::random_position(&mut rng);
                     pos.set_move_number(1);
                     pos
                 } else {
@@ -444,14 +444,7 @@ pub(crate) mod tests {
                 };
                 let mut game = Game::new(start.clone());
                 let plies = rng.gen_range(0..120);
-                for _ in 0..plies {
-                    if game.status().is_over() {
-                        break;
-                    }
-                    let moves = game.position().legal_moves();
-                    let mv = moves[rng.gen_range(0..moves.len())];
-                    game.play(mv).unwrap();
-                }
+                crate::shogi::random::play_random_moves(&mut game, plies, &mut rng);
                 let mut reader = Reader::new(start);
                 reader.game = game;
                 reader.sente = format!("sente {i}");

@@ -15,9 +15,11 @@
 //! those of [`SearchParams::SPECS`]; each may appear once. `value` may have decimals (a tuner
 //! keeps fractional values): the search rounds it to the nearest integer ([`round_value`]).
 //! `min` and `max` are integers within the parameter's own range with `min < max`, `value`
-//! lies between them, and `step` is a positive number.
+//! lies between them, and `step` is a positive number. [`write`] writes the format (for
+//! `engine tune`), [`parse`] reads it.
 
 use std::fmt;
+use std::fmt::Write as _;
 
 use super::params::{ParamSpec, SearchParams};
 
@@ -135,6 +137,39 @@ pub fn parse(text: &str) -> Result<Vec<ParamsFileEntry>, ParamsFileError> {
     Ok(entries)
 }
 
+/// One line of a parameters file to [`write`].
+#[derive(Clone, Debug, PartialEq)]
+pub struct ParamsFileLine<'a> {
+    pub name: &'a str,
+    pub value: f64,
+    /// `None` for a fixed value (`name value`).
+    pub range: Option<TuneRange>,
+    /// Written after the fields as `# comment`; empty for none.
+    pub comment: String,
+}
+
+/// A parameters file's text: `header`'s lines as comments on top, a `# name value min max step`
+/// line, then every line, names padded to one width. [`parse`] reads it back.
+pub fn write(header: &str, lines: &[ParamsFileLine]) -> String {
+    let mut s = String::new();
+    for line in header.lines() {
+        let _ = writeln!(s, "# {line}");
+    }
+    let _ = writeln!(s, "# name value min max step");
+    let width = lines.iter().map(|l| l.name.len()).max().unwrap_or(0);
+    for l in lines {
+        let _ = write!(s, "{:width$} {}", l.name, l.value);
+        if let Some(r) = l.range {
+            let _ = write!(s, " {} {} {}", r.min, r.max, r.step);
+        }
+        if !l.comment.is_empty() {
+            let _ = write!(s, "  # {}", l.comment);
+        }
+        s.push('\n');
+    }
+    s
+}
+
 /// Sets every parameter of `entries` in `params` (rounded, see [`round_value`]).
 pub fn apply(entries: &[ParamsFileEntry], params: &mut SearchParams) {
     for entry in entries {
@@ -154,6 +189,44 @@ pub fn params_from_text(text: &str) -> Result<SearchParams, ParamsFileError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn written_files_read_back() {
+        let range = TuneRange {
+            min: 40.0,
+            max: 300.0,
+            step: 12.5,
+        };
+        let lines = [
+            ParamsFileLine {
+                name: "rfp_margin",
+                value: 131.0,
+                range: Some(range),
+                comment: "130.500 (start 120)".to_string(),
+            },
+            ParamsFileLine {
+                name: "lmr_divisor_centi",
+                value: 240.5,
+                range: None,
+                comment: String::new(),
+            },
+        ];
+        let text = write("a header\nof two lines", &lines);
+        assert_eq!(
+            text,
+            "# a header\n# of two lines\n# name value min max step\n\
+             rfp_margin        131 40 300 12.5  # 130.500 (start 120)\n\
+             lmr_divisor_centi 240.5\n"
+        );
+        let entries = parse(&text).unwrap();
+        assert_eq!(entries.len(), 2);
+        for (entry, line) in entries.iter().zip(&lines) {
+            assert_eq!(
+                (entry.spec.name, entry.value, entry.range),
+                (line.name, line.value, line.range)
+            );
+        }
+    }
 
     #[test]
     fn parses_fixed_and_tunable_lines_with_comments() {

@@ -1,5 +1,7 @@
 //! Internal score scale: centipawn-like evaluations, rule-decided results (repetition) and
 //! mates, all from the side to move's point of view, with ply-relative conversion for the TT.
+//! Also the **stored score scale** of the files that keep search scores (datagen records,
+//! `engine book search` values): [`to_stored`] and [`is_stored_mate`].
 
 use super::Score;
 
@@ -73,9 +75,46 @@ pub fn to_public(v: i32) -> Score {
     }
 }
 
+/// The stored form of a public score, for files that keep search scores (datagen shards, book
+/// values): centipawns, clamped to ±(MATE − 1001), or ±(MATE − plies) for a mate, plies capped
+/// at 999 — so that every stored mate is above any stored centipawn value ([`is_stored_mate`]).
+/// Changing `MATE` changes these files.
+pub fn to_stored(score: Score) -> i32 {
+    match score {
+        Score::Cp(cp) => cp.clamp(-(MATE - 1001), MATE - 1001),
+        Score::Mate(n) if n >= 0 => MATE - n.min(999),
+        Score::Mate(n) => -(MATE - (-n).min(999)),
+    }
+}
+
+/// Whether a stored score ([`to_stored`]) is a mate.
+#[inline(always)]
+pub const fn is_stored_mate(v: i32) -> bool {
+    v.abs() > MATE - 1000
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn stored_scale_is_pinned() {
+        // The numbers of the files: mates as ±(32000 − plies), centipawns below ±31000.
+        assert_eq!(to_stored(Score::Mate(3)), 31_997);
+        assert_eq!(to_stored(Score::Mate(-4)), -31_996);
+        assert_eq!(to_stored(Score::Mate(0)), 32_000);
+        assert_eq!(to_stored(Score::Mate(5000)), 31_001);
+        assert_eq!(to_stored(Score::Mate(-5000)), -31_001);
+        assert_eq!(to_stored(Score::Cp(123)), 123);
+        assert_eq!(to_stored(Score::Cp(40_000)), 30_999);
+        assert_eq!(to_stored(Score::Cp(-40_000)), -30_999);
+        for v in [31_001, -31_001, 32_000, -31_997] {
+            assert!(is_stored_mate(v), "{v}");
+        }
+        for v in [0, 30_999, -30_999, 31_000, -31_000] {
+            assert!(!is_stored_mate(v), "{v}");
+        }
+    }
 
     #[test]
     fn tt_conversion_round_trips_and_keeps_distance_from_node() {

@@ -1,5 +1,5 @@
 //! The rules of minishogi: types, bitboards, positions, move generation, notations and game
-//! status. Depends on nothing else in the crate.
+//! status, random play. Depends on nothing else in the crate.
 
 pub mod bitboard;
 pub mod display;
@@ -9,6 +9,7 @@ pub mod mate1;
 pub mod movegen;
 pub mod notation;
 pub mod position;
+pub mod random;
 pub mod repetition;
 #[cfg(test)]
 pub(crate) mod testing;

@@ -5,6 +5,7 @@ use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 
 use super::position::Position;
+use super::random::random_legal_move;
 use super::types::Move;
 
 /// `count` positions with at least one legal move, each the end of a random game of 4–79
@@ -27,7 +28,7 @@ pub fn random_positions_with_drops(seed: u64, count: usize) -> Vec<Position> {
             let mv = if !captures.is_empty() && rng.gen_bool(0.7) {
                 captures[rng.gen_range(0..captures.len())]
             } else {
-                moves.as_slice()[rng.gen_range(0..moves.len())]
+                random_legal_move(&pos, &mut rng).expect("checked above")
             };
             pos.make_move(mv);
         }

@@ -17,6 +17,7 @@ use crate::fileio;
 use crate::matches::cli::{DEFAULT_STARTUP_TIMEOUT_S, EngineArgs};
 use crate::matches::engine_process::{EngineError, EngineProcess, EngineSpec};
 use crate::matches::openings::{Opening, load_openings};
+use crate::matches::read_games_line;
 use crate::shogi::{Color, Game};
 
 /// Deepest depth searched by default.
@@ -418,8 +419,8 @@ pub fn run(args: &TtdArgs) -> Result<(), String> {
 /// Arguments of `engine sample-positions`.
 #[derive(clap::Args, Debug, Clone)]
 pub struct SampleArgs {
-    /// Game files: `games.txt` of `engine match` (the `position …` after the last `; ` of a
-    /// line), or plain `position`/`sfen`/`startpos` lines. Several may be given.
+    /// Game files: `games.txt` of `engine match` (each line's game, its `position …`), or plain
+    /// `position`/`sfen`/`startpos` lines. Several may be given.
     #[arg(long, value_name = "FILE", num_args = 1.., required = true)]
     pub games: Vec<PathBuf>,
     /// Pieces in hand, both sides together, a position has at least.
@@ -484,9 +485,9 @@ pub fn sample(games: &[Vec<String>], count: usize, per_game: usize, seed: u64) -
     pool
 }
 
-/// The game of a `games.txt` line, or the line itself.
+/// The game of a `games.txt` line (read by [`read_games_line`]), or the line itself.
 fn game_text(line: &str) -> &str {
-    line.rsplit_once("; ").map_or(line, |(_, game)| game).trim()
+    read_games_line(line).map_or(line, |g| g.position).trim()
 }
 
 /// Runs `engine sample-positions`.

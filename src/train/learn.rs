@@ -21,11 +21,12 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-use super::datagen::format::{self, GameRecord, MATE_SCORE};
+use super::datagen::format::{self, GameRecord};
 use super::metrics;
 use crate::eval::CP_PER_LOGIT;
 use crate::fileio::{self, FileError};
 use crate::nn::{self, Activation, Dataset, Features, Network, Trainer, TrainerState, sigmoid};
+use crate::search::score::is_stored_mate;
 
 #[derive(clap::Args, Debug, Clone)]
 pub struct TrainArgs {
@@ -70,18 +71,11 @@ pub struct TrainArgs {
     pub quiet_only: bool,
     #[arg(long, default_value_t = 8)]
     pub epochs: usize,
-    #[arg(long, default_value_t = 256)]
-    pub batch_size: usize,
     #[arg(long, default_value_t = 5e-4)]
     pub lr: f32,
     /// Learning-rate factor applied after every epoch.
     #[arg(long, default_value_t = 0.7)]
     pub lr_decay: f32,
-    /// `adam` or `sgd` (momentum 0.9).
-    #[arg(long, default_value = "adam")]
-    pub optimizer: String,
-    #[arg(long, default_value_t = 0.0)]
-    pub weight_decay: f32,
     /// Share of the games held out for validation.
     #[arg(long, default_value_t = 0.05)]
     pub val_fraction: f64,
@@ -91,9 +85,8 @@ pub struct TrainArgs {
     /// Seed of shuffling and of a fresh network.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
-    /// Worker threads (0 = all cores).
-    #[arg(long, default_value_t = 0)]
-    pub threads: usize,
+    #[command(flatten)]
+    pub trainer: super::TrainerArgs,
     /// Start over even if a checkpoint of `--out` exists.
     #[arg(long)]
     pub restart: bool,
@@ -119,7 +112,7 @@ pub enum TargetKind {
 
 /// The search's score as a win probability for the side to move (mates are 0 or 1).
 pub fn score_probability(score: i32, scale: f32) -> f32 {
-    if score.abs() > MATE_SCORE - 1000 {
+    if is_stored_mate(score) {
         return if score > 0 { 1.0 } else { 0.0 };
     }
     sigmoid(score as f32 / scale)
@@ -316,11 +309,11 @@ fn settings(args: &TrainArgs) -> String {
         args.gamma,
         args.scale,
         args.quiet_only,
-        args.batch_size,
+        args.trainer.batch_size,
         args.lr,
         args.lr_decay,
-        args.optimizer,
-        args.weight_decay,
+        args.trainer.optimizer,
+        args.trainer.weight_decay,
         args.val_fraction,
         args.max_positions,
         args.seed
@@ -380,11 +373,8 @@ pub fn run(args: &TrainArgs) -> Result<TrainReport, String> {
     }
     let (config, _lock) = super::TrainerSetup {
         lr: args.lr,
-        optimizer: &args.optimizer,
-        weight_decay: args.weight_decay,
-        batch_size: args.batch_size,
+        trainer: &args.trainer,
         seed: args.seed,
-        threads: args.threads,
         out: &args.out,
     }
     .start()?;
@@ -426,7 +416,7 @@ pub fn run(args: &TrainArgs) -> Result<TrainReport, String> {
         None => {
             let net = initial_network(args)?;
             let before = nn::train::evaluate(&net, eval_data);
-            let csv = format!("{}{}", metrics::EPOCH_HEADER, metrics::start_row(&before));
+            let csv = metrics::start(&before);
             (
                 Trainer::new(net, config).map_err(|e| e.to_string())?,
                 1,
@@ -530,6 +520,8 @@ fn first_val_bce(csv: &str) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::search::Score;
+    use crate::search::score::to_stored;
     use crate::shogi::Position;
     use crate::train::datagen::format::{Ending, PositionRecord, Side};
     use crate::train::packed::PackedPosition;
@@ -560,7 +552,7 @@ mod tests {
     #[test]
     fn mix_targets_blend_result_and_score() {
         // Sente to move first; sente wins.
-        let g = game(&[0, 600, MATE_SCORE - 3], Some(Side::Sente));
+        let g = game(&[0, 600, to_stored(Score::Mate(3))], Some(Side::Sente));
         let t = game_targets(&g, TargetKind::Mix { lambda: 0.5 }, 600.0);
         assert!((t[0] - 0.75).abs() < 1e-6, "{t:?}"); // ½·1 + ½·σ(0)
         assert!((t[1] - 0.5 * sigmoid(1.0)).abs() < 1e-6, "{t:?}"); // gote: lost

@@ -18,16 +18,28 @@ use crate::fileio::{self, OutputLock};
 use crate::nn::{self, Dataset, Features, Optimizer, TrainConfig};
 use matedata::MateSample;
 
-/// The trainer options `pretrain` and `selfplay` share (each with its own defaults).
+/// The trainer options `engine train`, `pretrain` and `selfplay` share, with the same defaults
+/// and help (flattened into each command's options; their other trainer options, such as
+/// `--lr` and `--epochs`, have defaults of their own).
+#[derive(clap::Args, Debug, Clone, PartialEq, serde::Serialize)]
+pub struct TrainerArgs {
+    #[arg(long, default_value_t = 256)]
+    pub batch_size: usize,
+    /// `adam` or `sgd` (momentum 0.9).
+    #[arg(long, default_value = "adam")]
+    pub optimizer: String,
+    #[arg(long, default_value_t = 0.0)]
+    pub weight_decay: f32,
+    /// Worker threads (0 = all cores).
+    #[arg(long, default_value_t = 0)]
+    pub threads: usize,
+}
+
+/// What every training command starts its trainer with.
 pub(crate) struct TrainerSetup<'a> {
     pub lr: f32,
-    /// `--optimizer`: `adam` or `sgd`.
-    pub optimizer: &'a str,
-    pub weight_decay: f32,
-    pub batch_size: usize,
+    pub trainer: &'a TrainerArgs,
     pub seed: u64,
-    /// `--threads` (0 = all cores).
-    pub threads: usize,
     /// `--out`: claimed for the run.
     pub out: &'a Path,
 }
@@ -37,7 +49,7 @@ impl TrainerSetup<'_> {
     /// and the output claimed (its lock held until the guard is dropped).
     pub fn start(&self) -> Result<(TrainConfig, OutputLock), String> {
         let config = self.config()?;
-        use_threads(self.threads);
+        use_threads(self.trainer.threads);
         Ok((config, claim_output(self.out)?))
     }
 
@@ -45,9 +57,9 @@ impl TrainerSetup<'_> {
     pub fn config(&self) -> Result<TrainConfig, String> {
         Ok(TrainConfig {
             learning_rate: self.lr,
-            optimizer: parse_optimizer(self.optimizer)?,
-            weight_decay: self.weight_decay,
-            batch_size: self.batch_size,
+            optimizer: parse_optimizer(&self.trainer.optimizer)?,
+            weight_decay: self.trainer.weight_decay,
+            batch_size: self.trainer.batch_size,
             seed: self.seed,
             ..TrainConfig::default()
         })

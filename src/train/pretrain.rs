@@ -26,24 +26,16 @@ pub struct PretrainArgs {
     pub out: PathBuf,
     #[arg(long, default_value_t = 8)]
     pub epochs: usize,
-    #[arg(long, default_value_t = 256)]
-    pub batch_size: usize,
     #[arg(long, default_value_t = 1e-3)]
     pub lr: f32,
     /// Learning-rate factor applied after every epoch.
     #[arg(long, default_value_t = 0.7)]
     pub lr_decay: f32,
-    /// `adam` or `sgd` (momentum 0.9).
-    #[arg(long, default_value = "adam")]
-    pub optimizer: String,
-    #[arg(long, default_value_t = 0.0)]
-    pub weight_decay: f32,
     /// Seed for data generation, initialisation and shuffling.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
-    /// Worker threads (0 = all cores).
-    #[arg(long, default_value_t = 0)]
-    pub threads: usize,
+    #[command(flatten)]
+    pub trainer: super::TrainerArgs,
     /// Hidden layer sizes, e.g. `64,32`: the network is 361 → hidden… → 1.
     #[arg(long, default_value = "64,32")]
     pub arch: String,
@@ -146,11 +138,8 @@ pub fn run(args: &PretrainArgs) -> Result<PretrainReport, String> {
     crate::memory::check_fits(&format!("--arch {}", args.arch), weights.saturating_mul(16))?;
     let (config, _lock) = super::TrainerSetup {
         lr: args.lr,
-        optimizer: &args.optimizer,
-        weight_decay: args.weight_decay,
-        batch_size: args.batch_size,
+        trainer: &args.trainer,
         seed: args.seed,
-        threads: args.threads,
         out: &args.out,
     }
     .start()?;
@@ -168,7 +157,7 @@ pub fn run(args: &PretrainArgs) -> Result<PretrainReport, String> {
     let mut trainer = Trainer::new(net, config).map_err(|e| e.to_string())?;
     let metrics_path = args.out.with_extension("csv");
     let plot_path = args.out.with_extension("svg");
-    let mut csv = String::from(super::metrics::EPOCH_HEADER);
+    let mut csv = super::metrics::header();
     let pb = super::progress_bar(
         args.epochs as u64,
         "training {bar:30} epoch {pos}/{len} {msg} ({elapsed})",

@@ -17,7 +17,7 @@ use super::space::Space;
 use super::spsa::{SpsaConfig, SpsaState};
 use super::state::{self, MethodState, Row, TuneState};
 use crate::fileio::{self, OutputLock};
-use crate::matches::cli::RefereeArgs;
+use crate::matches::cli::{RefereeArgs, parse_engine_option};
 use crate::matches::engine_process::{EngineSpec, split_command};
 use crate::matches::openings::{Opening, default_openings, load_openings};
 use crate::matches::referee::{RefereeSettings, TimeControl};
@@ -197,10 +197,7 @@ fn plan(args: &TuneArgs) -> Result<Plan, String> {
     let space = Space::from_text(&text).map_err(|e| format!("{}: {e}", args.params.display()))?;
     let mut options = Vec::new();
     for text in &args.engine_options {
-        let (name, value) = text
-            .split_once('=')
-            .ok_or_else(|| format!("--engine-option '{text}' is not NAME=VALUE"))?;
-        let name = name.trim();
+        let (name, value) = parse_engine_option(text)?;
         if name.eq_ignore_ascii_case("ParamsFile") {
             return Err(
                 "--engine-option ParamsFile: the tuner gives each side its own parameters file"
@@ -209,7 +206,7 @@ fn plan(args: &TuneArgs) -> Result<Plan, String> {
         }
         if let Some(spec) = SearchParams::SPECS
             .iter()
-            .find(|s| s.name.eq_ignore_ascii_case(name))
+            .find(|s| s.name.eq_ignore_ascii_case(&name))
             && (space.tuned.iter().any(|t| t.name == spec.name)
                 || space.fixed.iter().any(|f| f.0 == spec.name))
         {
@@ -218,7 +215,7 @@ fn plan(args: &TuneArgs) -> Result<Plan, String> {
                 spec.name
             ));
         }
-        options.push((name.to_string(), value.trim().to_string()));
+        options.push((name, value));
     }
     split_command(&args.engine).map_err(|e| format!("--engine: {e}"))?;
     let engine = EngineSpec {

@@ -3,17 +3,34 @@
 
 use std::fmt::Write as _;
 
+use serde::Serialize;
+
 use super::space::Space;
 use super::state::Row;
-use crate::plot::table::Table;
+use crate::plot::table::{Fixed, Table, csv_header, to_csv};
 use crate::plot::{Colour, Figure, Numbers, Panel, Point, Series};
 
-/// The CSV: `step,iteration,particle,games,wins,losses,draws,score,best_score,elapsed_s`, then
-/// the answer after the step (one column per parameter, by name), then what was played
-/// (`NAME_played`). Empty cells where a column does not apply to the method.
+/// The columns of a CSV row before the parameters' values.
+#[derive(Default, Serialize)]
+struct CsvRow {
+    step: usize,
+    iteration: usize,
+    particle: Option<usize>,
+    games: u64,
+    wins: u64,
+    losses: u64,
+    draws: u64,
+    score: Fixed,
+    best_score: Option<Fixed>,
+    elapsed_s: Fixed,
+}
+
+/// The CSV: the columns of [`CsvRow`] (`step,iteration,particle,games,wins,losses,draws,score,
+/// best_score,elapsed_s`), then the answer after the step (one column per parameter, by name),
+/// then what was played (`NAME_played`). Empty cells where a column does not apply to the
+/// method.
 pub fn csv(space: &Space, rows: &[Row]) -> String {
-    let mut s =
-        String::from("step,iteration,particle,games,wins,losses,draws,score,best_score,elapsed_s");
+    let mut s = csv_header(&CsvRow::default()).trim_end().to_string();
     for t in &space.tuned {
         let _ = write!(s, ",{}", t.name);
     }
@@ -21,28 +38,26 @@ pub fn csv(space: &Space, rows: &[Row]) -> String {
         let _ = write!(s, ",{}_played", t.name);
     }
     s.push('\n');
-    let opt = |x: Option<String>| x.unwrap_or_default();
-    for r in rows {
-        let _ = write!(
-            s,
-            "{},{},{},{},{},{},{},{:.4},{},{:.1}",
-            r.step,
-            r.iteration,
-            opt(r.particle.map(|p| p.to_string())),
-            r.wins + r.losses + r.draws,
-            r.wins,
-            r.losses,
-            r.draws,
-            r.score,
-            opt(r.best_score.map(|b| format!("{b:.4}"))),
-            r.elapsed_s
-        );
-        for v in r.values.iter().chain(&r.played) {
-            let _ = write!(s, ",{v:.3}");
-        }
-        s.push('\n');
-    }
-    s
+    let records: Vec<(CsvRow, Vec<Fixed>)> = rows
+        .iter()
+        .map(|r| {
+            let row = CsvRow {
+                step: r.step,
+                iteration: r.iteration,
+                particle: r.particle,
+                games: r.wins + r.losses + r.draws,
+                wins: r.wins,
+                losses: r.losses,
+                draws: r.draws,
+                score: Fixed(r.score, 4),
+                best_score: r.best_score.map(|b| Fixed(b, 4)),
+                elapsed_s: Fixed(r.elapsed_s, 1),
+            };
+            let values = r.values.iter().chain(&r.played).map(|&v| Fixed(v, 3));
+            (row, values.collect())
+        })
+        .collect();
+    s + &to_csv(&records, false)
 }
 
 /// A tuned parameter's course: its range and its answer by step (step 0: the start value).
@@ -201,6 +216,26 @@ mod tests {
                 played: vec![110.0, 40.0],
             })
             .collect()
+    }
+
+    #[test]
+    fn csv_text_is_pinned() {
+        // The text the positional writer wrote before the rows were a struct: kept exactly.
+        let space =
+            Space::from_text("rfp_margin 100 0 200 10\nfutility_margin 50 0 100 5\n").unwrap();
+        let mut rows = rows();
+        rows[0].best_score = Some(0.123456);
+        rows[1].particle = None;
+        let header = "step,iteration,particle,games,wins,losses,draws,score,best_score,elapsed_s,\
+                      rfp_margin,futility_margin,rfp_margin_played,futility_margin_played\n";
+        assert_eq!(
+            csv(&space, &rows),
+            header.to_string()
+                + "1,0,,5,3,1,1,0.6000,0.1235,2.0,101.000,50.500,110.000,40.000\n\
+                   2,1,,6,3,1,2,0.6000,,4.0,102.000,50.500,110.000,40.000\n\
+                   3,2,,7,3,1,3,0.6000,,6.0,103.000,50.500,110.000,40.000\n"
+        );
+        assert_eq!(csv(&space, &[]), header);
     }
 
     #[test]

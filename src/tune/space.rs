@@ -1,11 +1,11 @@
 //! The parameters a run tunes, as a parameters file gives them (`search::params_file`): each
 //! tunable line is a dimension of the search space with its start value, range and step;
 //! fixed lines are played as they are by both engines. Also writes the file back with new
-//! values, in the same format, for the engine (`ParamsFile`) and for a next run.
+//! values (`params_file::write`), for the engine (`ParamsFile`) and for a next run.
 
-use std::fmt::Write as _;
-
-use crate::search::params_file::{self, ParamsFileEntry, ParamsFileError};
+use crate::search::params_file::{
+    self, ParamsFileEntry, ParamsFileError, ParamsFileLine, TuneRange,
+};
 
 /// One tuned parameter.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -80,38 +80,27 @@ impl Space {
             .collect()
     }
 
-    /// The parameters file for `x`: every line with the value the search plays (the exact
-    /// value and the start in a comment), ranges and steps as given, `header` as comments on
-    /// top.
+    /// The parameters file for `x` (`params_file::write`): every line with the value the search
+    /// plays (the exact value and the start in a comment), ranges and steps as given, `header`
+    /// as comments on top.
     pub fn params_file(&self, x: &[f64], header: &str) -> String {
-        let mut s = String::new();
-        for line in header.lines() {
-            let _ = writeln!(s, "# {line}");
-        }
-        let _ = writeln!(s, "# name value min max step");
-        let width = self
-            .tuned
-            .iter()
-            .map(|t| t.name.len())
-            .chain(self.fixed.iter().map(|f| f.0.len()))
-            .max()
-            .unwrap_or(0);
-        for (t, &v) in self.tuned.iter().zip(x) {
-            let _ = writeln!(
-                s,
-                "{:width$} {} {} {} {}  # {v:.3} (start {})",
-                t.name,
-                params_file::round_value(v),
-                t.min,
-                t.max,
-                t.step,
-                t.start
-            );
-        }
-        for &(name, v) in &self.fixed {
-            let _ = writeln!(s, "{name:width$} {v}  # fixed");
-        }
-        s
+        let tuned = self.tuned.iter().zip(x).map(|(t, &v)| ParamsFileLine {
+            name: t.name,
+            value: f64::from(params_file::round_value(v)),
+            range: Some(TuneRange {
+                min: t.min,
+                max: t.max,
+                step: t.step,
+            }),
+            comment: format!("{v:.3} (start {})", t.start),
+        });
+        let fixed = self.fixed.iter().map(|&(name, v)| ParamsFileLine {
+            name,
+            value: v,
+            range: None,
+            comment: "fixed".to_string(),
+        });
+        params_file::write(header, &tuned.chain(fixed).collect::<Vec<_>>())
     }
 
     /// Everything about the space that decides a run's results, for its settings line.
@@ -146,6 +135,13 @@ mod tests {
         assert!(
             written.starts_with("# tuned by a test\n# second line\n"),
             "{written}"
+        );
+        assert_eq!(
+            written,
+            "# tuned by a test\n# second line\n# name value min max step\n\
+             rfp_margin        131 40 300 10  # 130.500 (start 120)\n\
+             futility_margin   99 0 400 20.5  # 99.400 (start 120)\n\
+             lmr_divisor_centi 240  # fixed\n"
         );
         let again = Space::from_text(&written).unwrap();
         assert_eq!(again.start(), [131.0, 99.0]);

@@ -2,8 +2,8 @@
 //! position, or every position of an openings file) the tree of book moves is grown breadth
 //! first for `depth_plies` plies: each position is searched with MultiPV `width` at a fixed
 //! node budget, and its best lines — those within `max_loss` centipawns of the best — become
-//! its book moves (value = the line's score for the side to move, mates as ±(32000 − plies);
-//! depth = the completed iteration's depth; ponder = the line's reply; count = 1 for the moves
+//! its book moves (value = the line's score for the side to move, mates as ±(32000 − plies), the
+//! stored score scale of `search::score::to_stored`; depth = the completed iteration's depth; ponder = the line's reply; count = 1 for the moves
 //! within `play_loss` of the best, so that the weighted choice plays those alike, and 0 for the
 //! others, which the engine never plays but an opponent may: they are in the book so that its
 //! replies to them are). Each book move's position is searched in turn at the next ply.
@@ -19,12 +19,12 @@ use rayon::prelude::*;
 
 use crate::book::format::{Book, BookEntry, BookMove, position_key};
 use crate::eval::Evaluator;
+use crate::search::score::to_stored;
 use crate::search::{
     Limits, ScoreBound, SearchControl, SearchEvent, SearchInfo, SearchOptions, Searcher,
     THREAD_STACK,
 };
 use crate::shogi::Position;
-use crate::train::datagen::format::score_from_search;
 
 /// What a book search does, besides its roots.
 #[derive(Clone, Debug)]
@@ -81,7 +81,7 @@ pub fn search_lines(
             complete = std::mem::take(&mut current);
         }
     });
-    complete.sort_by_key(|info| std::cmp::Reverse(score_from_search(info.score)));
+    complete.sort_by_key(|info| std::cmp::Reverse(to_stored(info.score)));
     complete
 }
 
@@ -93,17 +93,17 @@ pub fn book_moves(
     max_loss: i32,
     play_loss: i32,
 ) -> Vec<BookMove> {
-    let Some(best) = lines.first().map(|l| score_from_search(l.score)) else {
+    let Some(best) = lines.first().map(|l| to_stored(l.score)) else {
         return Vec::new();
     };
     lines
         .iter()
-        .filter(|l| score_from_search(l.score) >= best.saturating_sub(max_loss))
+        .filter(|l| to_stored(l.score) >= best.saturating_sub(max_loss))
         .filter(|l| pos.is_legal(l.pv[0]))
         .map(|l| {
             let mv = l.pv[0];
             let ponder = l.pv.get(1).copied().filter(|&r| pos.after(mv).is_legal(r));
-            let value = score_from_search(l.score);
+            let value = to_stored(l.score);
             BookMove {
                 mv,
                 ponder,

@@ -8,7 +8,7 @@ use serde::Serialize;
 
 use super::{Limit, PointResult};
 use crate::fileio;
-use crate::plot::table::Table;
+use crate::plot::table::{Shown, Table, csv_header, to_csv};
 use crate::plot::{Colour, Figure, Panel, Point, Series};
 
 /// Error bars are drawn cut at this many Elo either side (an interval reaching a score of 0% or
@@ -110,44 +110,60 @@ pub fn markdown(results: &[PointResult]) -> String {
     s
 }
 
-fn csv_number(x: Option<f64>) -> String {
-    x.map_or_else(String::new, |x| format!("{x}"))
+/// A row of scale.csv: its fields are the columns; Elo and its error are written as
+/// `inf`/`-inf` where infinite, empty where unknown.
+#[derive(Default, Serialize)]
+struct CsvRow {
+    limit: String,
+    kind: &'static str,
+    value: u64,
+    games: usize,
+    wins: u64,
+    losses: u64,
+    draws: u64,
+    score: Shown<f64>,
+    elo: Option<Shown<f64>>,
+    error95: Option<Shown<f64>>,
+    time_ms: Option<Shown<f64>>,
+    engine1_ms: Option<Shown<f64>>,
+    engine2_ms: Option<Shown<f64>>,
+    engine1_max_ms: Shown<f64>,
+    engine2_max_ms: Shown<f64>,
 }
 
-/// CSV with a header; Elo and its error are written as `inf`/`-inf` where infinite, empty where
-/// unknown.
+/// CSV with a header, a row a point ([`CsvRow`]).
 pub fn csv(results: &[PointResult]) -> String {
-    let mut s = String::from(
-        "limit,kind,value,games,wins,losses,draws,score,elo,error95,time_ms,\
-         engine1_ms,engine2_ms,engine1_max_ms,engine2_max_ms\n",
-    );
-    for r in results {
-        let kind = PointKind::of(r.limit).csv_name();
-        let value = match r.limit {
-            Limit::MoveTime { ms } => ms,
-            Limit::Depth { depth } => u64::from(depth),
-            Limit::Nodes { engine1, .. } => engine1,
-        };
-        let elo = r.elo();
-        let _ = writeln!(
-            s,
-            "{},{kind},{value},{},{},{},{},{},{},{},{},{},{},{},{}",
-            r.limit.label(),
-            r.games,
-            r.wins,
-            r.losses,
-            r.draws,
-            r.score(),
-            csv_number(elo.map(|e| e.elo)),
-            csv_number(elo.map(|e| e.error95)),
-            csv_number(r.time_ms()),
-            csv_number(r.mean_ms[0]),
-            csv_number(r.mean_ms[1]),
-            r.max_ms[0],
-            r.max_ms[1]
-        );
+    let rows: Vec<CsvRow> = results
+        .iter()
+        .map(|r| {
+            let elo = r.elo();
+            CsvRow {
+                limit: r.limit.label(),
+                kind: PointKind::of(r.limit).csv_name(),
+                value: match r.limit {
+                    Limit::MoveTime { ms } => ms,
+                    Limit::Depth { depth } => u64::from(depth),
+                    Limit::Nodes { engine1, .. } => engine1,
+                },
+                games: r.games,
+                wins: r.wins,
+                losses: r.losses,
+                draws: r.draws,
+                score: Shown(r.score()),
+                elo: elo.map(|e| Shown(e.elo)),
+                error95: elo.map(|e| Shown(e.error95)),
+                time_ms: r.time_ms().map(Shown),
+                engine1_ms: r.mean_ms[0].map(Shown),
+                engine2_ms: r.mean_ms[1].map(Shown),
+                engine1_max_ms: Shown(r.max_ms[0]),
+                engine2_max_ms: Shown(r.max_ms[1]),
+            }
+        })
+        .collect();
+    if rows.is_empty() {
+        return csv_header(&CsvRow::default());
     }
-    s
+    to_csv(&rows, true)
 }
 
 /// scale.json: the rows and the engines.
@@ -419,6 +435,29 @@ mod tests {
             lines[6]
         );
         assert_eq!(row(&results[5]).time_ms, Some(20.0));
+    }
+
+    #[test]
+    fn csv_text_is_pinned() {
+        // The text the positional writer wrote before the rows were a struct: kept exactly.
+        assert_eq!(
+            csv(&sample()),
+            "limit,kind,value,games,wins,losses,draws,score,elo,error95,time_ms,engine1_ms,\
+             engine2_ms,engine1_max_ms,engine2_max_ms\n\
+             10 ms/move,movetime_ms,10,30,15,8,7,0.6166666666666667,82.58955521976088,\
+             110.86150447751969,10,9.5,4.75,19,9.5\n\
+             100 ms/move,movetime_ms,100,28,8,14,6,0.39285714285714285,-75.62249448801954,\
+             117.21673874161468,100,98,49,196,98\n\
+             depth 4,depth,4,12,12,0,0,1,inf,0,3,3,1.5,6,3\n\
+             depth 8,depth,8,12,5,5,2,0.5,-0,198.5764129027994,40,40,20,80,40\n\
+             depth 9,depth,9,6,3,3,0,0.5,-0,0,50,50,25,100,50\n\
+             1000 vs 5000 nodes,nodes,1000,18,7,7,4,0.5,-0,137.8574378322688,20,20,10,40,20\n"
+        );
+        assert_eq!(
+            csv(&[]),
+            "limit,kind,value,games,wins,losses,draws,score,elo,error95,time_ms,engine1_ms,\
+             engine2_ms,engine1_max_ms,engine2_max_ms\n"
+        );
     }
 
     #[test]

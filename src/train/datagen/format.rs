@@ -19,6 +19,7 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 
 use crate::fileio::{self, FileError};
+use crate::search::score;
 use crate::shogi::{Color, Move};
 use crate::train::packed::PackedPosition;
 
@@ -84,8 +85,8 @@ pub enum Ending {
 pub struct PositionRecord {
     /// The position (side to move included).
     pub position: PackedPosition,
-    /// The search's score for the side to move: centipawns, or ±(MATE_SCORE − plies) for a
-    /// mate (see [`score_from_search`]).
+    /// The search's score for the side to move, on the stored score scale: centipawns, or
+    /// ±(MATE − plies) for a mate (`search::score::to_stored`).
     pub score: i32,
     /// The move played: the search's best move (`Move::raw`).
     pub best_move: u16,
@@ -103,19 +104,7 @@ impl PositionRecord {
 
     /// Whether the score is a mate score.
     pub fn is_mate_score(&self) -> bool {
-        self.score.abs() > MATE_SCORE - 1000
-    }
-}
-
-/// Mate scores are stored as ±(MATE_SCORE − plies to mate).
-pub const MATE_SCORE: i32 = 32_000;
-
-/// The stored form of a search score, for the side to move.
-pub fn score_from_search(score: crate::search::Score) -> i32 {
-    match score {
-        crate::search::Score::Cp(cp) => cp.clamp(-(MATE_SCORE - 1001), MATE_SCORE - 1001),
-        crate::search::Score::Mate(n) if n >= 0 => MATE_SCORE - n.min(999),
-        crate::search::Score::Mate(n) => -(MATE_SCORE - (-n).min(999)),
+        score::is_stored_mate(self.score)
     }
 }
 

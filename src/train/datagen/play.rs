@@ -8,9 +8,11 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 
-use super::format::{Ending, GameRecord, GameSettings, PositionRecord, score_from_search};
+use super::format::{Ending, GameRecord, GameSettings, PositionRecord};
 use crate::matches::openings::Opening;
+use crate::search::score::to_stored;
 use crate::search::{Limits, Score, SearchControl, SearchResult, Searcher};
+use crate::shogi::random::play_random_moves;
 use crate::shogi::{Color, Game, GameStatus};
 use crate::train::packed::PackedPosition;
 
@@ -49,14 +51,7 @@ pub fn play_game(
                 n => openings[rng.gen_range(0..n)].game(),
             };
             game.set_max_plies(Some(settings.max_plies));
-            for _ in 0..settings.random_plies {
-                let moves = game.position().legal_moves();
-                if game.status().is_over() || moves.is_empty() {
-                    break;
-                }
-                let mv = moves[rng.gen_range(0..moves.len())];
-                game.play(mv).expect("a generated move is legal");
-            }
+            play_random_moves(&mut game, settings.random_plies as usize, &mut rng);
             if game.status().is_over() {
                 if attempt < OPENING_ATTEMPTS {
                     continue;
@@ -97,7 +92,7 @@ pub fn play_game(
         };
         positions.push(PositionRecord {
             position: PackedPosition::pack(pos),
-            score: score_from_search(result.score),
+            score: to_stored(result.score),
             best_move: best.raw(),
             ply: game.plies().min(u16::MAX as usize) as u16,
             in_check: pos.in_check(),

@@ -54,15 +54,8 @@ pub struct SelfplayArgs {
     /// Training epochs per iteration.
     #[arg(long, default_value_t = 4)]
     pub epochs: usize,
-    #[arg(long, default_value_t = 256)]
-    pub batch_size: usize,
     #[arg(long, default_value_t = 5e-4)]
     pub lr: f32,
-    /// `adam` or `sgd` (momentum 0.9).
-    #[arg(long, default_value = "adam")]
-    pub optimizer: String,
-    #[arg(long, default_value_t = 0.0)]
-    pub weight_decay: f32,
     /// Games of each progress match against the starting network (0 = no matches). Played in
     /// pairs from the same random opening with colours swapped, greedy moves on both sides.
     #[arg(long, default_value_t = 200)]
@@ -83,9 +76,9 @@ pub struct SelfplayArgs {
     /// Seed of everything random: openings, move choice, sampling, shuffling.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
-    /// Worker threads (0 = all cores).
-    #[arg(long, default_value_t = 0)]
-    pub threads: usize,
+    #[command(flatten)]
+    #[serde(flatten)]
+    pub trainer: crate::train::TrainerArgs,
     /// Start over from `--init` even if a checkpoint of an earlier run of `--out` exists
     /// (without it, the run continues from the checkpoint's iteration).
     #[arg(long)]
@@ -204,13 +197,13 @@ mod tests {
     #[test]
     fn settings_ignore_length_and_output_and_name_what_differs() {
         let a = SelfplayArgs::default();
-        let b = SelfplayArgs {
+        let mut b = SelfplayArgs {
             iterations: 7,
-            threads: 1,
             out: "elsewhere.bin".into(),
             restart: true,
             ..a.clone()
         };
+        b.trainer.threads = 1;
         assert_eq!(settings(&a), settings(&b));
         assert!(settings_differences(&settings(&a), &settings(&b)).is_empty());
         let c = SelfplayArgs {

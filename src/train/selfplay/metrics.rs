@@ -3,7 +3,10 @@
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
+use serde::Serialize;
+
 use super::harness::MatchScore;
+use crate::plot::table::{Fixed, to_csv};
 use crate::shogi::{Color, GameStatus};
 
 /// Totals of a batch of games.
@@ -63,45 +66,75 @@ pub struct SelfplayReport {
     pub iterations: Vec<IterationStats>,
 }
 
-pub(super) const CSV_HEADER: &str = "iteration,games,positions,mate_positions,mean_plies,sente_wins,gote_wins,draws,\
-train_loss,eval_games,eval_wins,eval_losses,eval_draws,eval_score,material_games,material_wins,\
-material_losses,material_draws,material_score,generation_seconds,generation_positions_per_second,\
-train_seconds,seconds\n";
+/// A row of the metrics CSV: its fields are the columns (the matches' empty when not played).
+#[derive(Serialize)]
+struct CsvRow {
+    iteration: usize,
+    games: usize,
+    positions: usize,
+    mate_positions: usize,
+    mean_plies: Fixed,
+    sente_wins: usize,
+    gote_wins: usize,
+    draws: usize,
+    train_loss: Fixed,
+    eval_games: Option<usize>,
+    eval_wins: Option<usize>,
+    eval_losses: Option<usize>,
+    eval_draws: Option<usize>,
+    eval_score: Option<Fixed>,
+    material_games: Option<usize>,
+    material_wins: Option<usize>,
+    material_losses: Option<usize>,
+    material_draws: Option<usize>,
+    material_score: Option<Fixed>,
+    generation_seconds: Fixed,
+    generation_positions_per_second: Fixed,
+    train_seconds: Fixed,
+    seconds: Fixed,
+}
 
-fn match_columns(m: &Option<MatchScore>) -> String {
-    match m {
-        Some(m) => format!(
-            "{},{},{},{},{:.4}",
-            m.games,
-            m.wins,
-            m.losses,
-            m.draws,
-            m.score()
-        ),
-        None => ",,,,".to_string(),
+impl CsvRow {
+    fn new(s: &IterationStats) -> CsvRow {
+        let t = &s.tally;
+        let field = |m: &Option<MatchScore>, f: fn(&MatchScore) -> usize| m.as_ref().map(f);
+        let score = |m: &Option<MatchScore>| m.as_ref().map(|m| Fixed(m.score(), 4));
+        CsvRow {
+            iteration: s.iteration,
+            games: t.games,
+            positions: s.positions,
+            mate_positions: s.mate_positions,
+            mean_plies: Fixed(t.mean_plies(), 2),
+            sente_wins: t.sente_wins,
+            gote_wins: t.gote_wins,
+            draws: t.draws,
+            train_loss: Fixed(s.train_loss, 6),
+            eval_games: field(&s.eval, |m| m.games),
+            eval_wins: field(&s.eval, |m| m.wins),
+            eval_losses: field(&s.eval, |m| m.losses),
+            eval_draws: field(&s.eval, |m| m.draws),
+            eval_score: score(&s.eval),
+            material_games: field(&s.material, |m| m.games),
+            material_wins: field(&s.material, |m| m.wins),
+            material_losses: field(&s.material, |m| m.losses),
+            material_draws: field(&s.material, |m| m.draws),
+            material_score: score(&s.material),
+            generation_seconds: Fixed(s.generation_seconds, 2),
+            generation_positions_per_second: Fixed(s.generation_positions_per_second(), 0),
+            train_seconds: Fixed(s.train_seconds, 2),
+            seconds: Fixed(s.seconds, 2),
+        }
     }
 }
 
+/// The header line and the row of `s` (the first row of a run's CSV).
+pub(super) fn csv_start(s: &IterationStats) -> String {
+    to_csv(&[CsvRow::new(s)], true)
+}
+
+/// The row of `s`, to append.
 pub(super) fn csv_line(s: &IterationStats) -> String {
-    let t = &s.tally;
-    format!(
-        "{},{},{},{},{:.2},{},{},{},{:.6},{},{},{:.2},{:.0},{:.2},{:.2}\n",
-        s.iteration,
-        t.games,
-        s.positions,
-        s.mate_positions,
-        t.mean_plies(),
-        t.sente_wins,
-        t.gote_wins,
-        t.draws,
-        s.train_loss,
-        match_columns(&s.eval),
-        match_columns(&s.material),
-        s.generation_seconds,
-        s.generation_positions_per_second(),
-        s.train_seconds,
-        s.seconds
-    )
+    to_csv(&[CsvRow::new(s)], false)
 }
 
 pub(super) fn summary_line(s: &IterationStats, iterations: usize) -> String {
@@ -150,6 +183,44 @@ pub fn snapshot_path(out: &Path, iteration: usize) -> PathBuf {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn csv_rows_are_pinned() {
+        let s = IterationStats {
+            iteration: 3,
+            tally: GameTally {
+                games: 4,
+                sente_wins: 2,
+                gote_wins: 1,
+                draws: 1,
+                plies: 100,
+            },
+            positions: 90,
+            mate_positions: 5,
+            train_loss: 0.25,
+            generation_seconds: 3.0,
+            train_seconds: 1.5,
+            eval: Some(MatchScore {
+                games: 4,
+                wins: 2,
+                losses: 1,
+                draws: 1,
+            }),
+            material: None,
+            seconds: 4.5,
+        };
+        let row = "3,4,90,5,25.00,2,1,1,0.250000,4,2,1,1,0.6250,,,,,,3.00,30,1.50,4.50\n";
+        assert_eq!(csv_line(&s), row);
+        assert_eq!(
+            csv_start(&s),
+            "iteration,games,positions,mate_positions,mean_plies,sente_wins,gote_wins,draws,\
+             train_loss,eval_games,eval_wins,eval_losses,eval_draws,eval_score,material_games,\
+             material_wins,material_losses,material_draws,material_score,generation_seconds,\
+             generation_positions_per_second,train_seconds,seconds\n"
+                .to_string()
+                + row
+        );
+    }
 
     #[test]
     fn snapshots_are_named_after_the_output() {

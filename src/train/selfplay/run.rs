@@ -12,7 +12,7 @@ use super::args::{SelfplayArgs, settings, settings_differences, validate};
 use super::checkpoint::{self, Checkpoint};
 use super::harness::{MatchScore, play_match};
 use super::metrics::{
-    CSV_HEADER, GameTally, IterationStats, SelfplayReport, csv_line, snapshot_path, summary_line,
+    GameTally, IterationStats, SelfplayReport, csv_line, csv_start, snapshot_path, summary_line,
 };
 use super::players::{Player, Policy, SelfplayGame, game_seed, play_selfplay_game};
 use super::targets::{games_to_dataset, sample_mate_data};
@@ -104,11 +104,8 @@ pub fn run(args: &SelfplayArgs) -> Result<SelfplayReport, String> {
     validate(args)?;
     let (config, _lock) = crate::train::TrainerSetup {
         lr: args.lr,
-        optimizer: &args.optimizer,
-        weight_decay: args.weight_decay,
-        batch_size: args.batch_size,
+        trainer: &args.trainer,
         seed: args.seed,
-        threads: args.threads,
         out: &args.out,
     }
     .start()?;
@@ -177,8 +174,7 @@ pub fn run(args: &SelfplayArgs) -> Result<SelfplayReport, String> {
                 seconds: started.elapsed().as_secs_f64(),
                 ..IterationStats::default()
             };
-            let mut csv = String::from(CSV_HEADER);
-            csv.push_str(&csv_line(&baseline));
+            let csv = csv_start(&baseline);
             fileio::write_atomic(&metrics_path, csv.as_bytes()).map_err(|e| e.to_string())?;
             eprintln!("{}", summary_line(&baseline, args.iterations));
             report.iterations.push(baseline);
@@ -307,7 +303,7 @@ mod tests {
         args.mate_share = 1.0;
         assert!(run(&args).unwrap_err().contains("--mate-share"));
         args.mate_share = 0.3;
-        args.optimizer = "rmsprop".into();
+        args.trainer.optimizer = "rmsprop".into();
         assert!(run(&args).unwrap_err().contains("rmsprop"));
     }
 
@@ -368,8 +364,8 @@ mod tests {
         let csv = std::fs::read_to_string(dir.join("a.csv")).unwrap();
         let lines: Vec<&str> = csv.lines().collect();
         assert_eq!(lines.len(), 4);
-        assert_eq!(format!("{}\n", lines[0]), CSV_HEADER);
-        let columns = CSV_HEADER.trim_end().split(',').count();
+        let columns = lines[0].split(',').count();
+        assert_eq!(columns, 23);
         assert!(lines[1..].iter().all(|l| l.split(',').count() == columns));
         assert!(lines[1].starts_with("0,0,0,"));
         assert!(lines[3].starts_with("2,8,"));
