@@ -117,10 +117,6 @@ impl std::error::Error for WeightsError {
     }
 }
 
-/// The checksum of weights files: `fileio`'s FNV-1a, 64-bit (corruption, not tampering, is
-/// what a weights file needs detected), under the name the USI `EvalFile` report calls it by.
-pub use crate::fileio::fnv1a as fnv1a64;
-
 /// Serialises a network into the file format.
 pub fn encode(net: &Network) -> Vec<u8> {
     let mut params = Vec::with_capacity(net.parameter_count());

@@ -22,7 +22,3 @@ pub fn position_from(sfen: Option<&str>, moves: &[String]) -> Result<Position, S
         .map_err(|(index, e)| format!("bad move {} in --moves: {e}", index + 1))?;
     Ok(game.position().clone())
 }
-
-/// Random positions for tests, benchmarks and examples: owned by the rules core
-/// ([`crate::shogi::random`]), here under the path the search's tests use.
-pub use crate::shogi::random::{random_position, random_positions};

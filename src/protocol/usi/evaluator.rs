@@ -38,6 +38,6 @@ fn size_and_checksum(bytes: &[u8]) -> String {
     format!(
         "{} bytes, checksum {:016x}",
         bytes.len(),
-        nn::weights::fnv1a64(bytes)
+        crate::fileio::fnv1a(bytes)
     )
 }
