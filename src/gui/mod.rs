@@ -47,6 +47,7 @@ fn engine_specs(args: &GuiArgs) -> Result<Vec<EngineSpec>, String> {
         options: Vec::new(),
         go_limits: Vec::new(),
         movetime_go: false,
+        time_control: None,
     }];
     for text in &args.engines {
         let (name, command) = text
@@ -62,6 +63,7 @@ fn engine_specs(args: &GuiArgs) -> Result<Vec<EngineSpec>, String> {
             options: Vec::new(),
             go_limits: Vec::new(),
             movetime_go: false,
+            time_control: None,
         });
     }
     for text in &args.engine_options {

@@ -34,6 +34,9 @@ const OPTION: &str = "engine_option";
 const NAME: &str = "engine_name";
 const LIMIT: &str = "engine_limit";
 const TIME: &str = "engine_time";
+const MOVETIME: &str = "engine_movetime";
+const TC: &str = "engine_tc";
+const BYOYOMI: &str = "engine_byoyomi";
 
 impl Args for EngineArgs {
     fn augment_args(cmd: clap::Command) -> clap::Command {
@@ -72,6 +75,35 @@ impl Args for EngineArgs {
                     "How a fixed time a move is sent to the engine named before it: `byoyomi` \
                      (USI's `go btime 0 wtime 0 byoyomi N`, the default) or `movetime` \
                      (`go movetime N`; Fairy-Stockfish needs it, it spends a fifth of a byoyomi)",
+                ),
+        )
+        .arg(
+            Arg::new(MOVETIME)
+                .long("engine-movetime")
+                .value_name("SECS")
+                .action(ArgAction::Append)
+                .help(
+                    "Time odds: a fixed time a move for the engine named before it, instead of \
+                     the match's time control",
+                ),
+        )
+        .arg(
+            Arg::new(TC)
+                .long("engine-tc")
+                .value_name("BASE[+INC]")
+                .action(ArgAction::Append)
+                .help(
+                    "Time odds: a clock (seconds, BASE or BASE+INC) for the engine named before \
+                     it, instead of the match's time control",
+                ),
+        )
+        .arg(
+            Arg::new(BYOYOMI)
+                .long("engine-byoyomi")
+                .value_name("SECS")
+                .action(ArgAction::Append)
+                .help(
+                    "Time odds: byoyomi for the engine named before it (with --engine-tc or alone)",
                 ),
         )
         .arg(
@@ -120,6 +152,7 @@ impl FromArgMatches for EngineArgs {
                 options: Vec::new(),
                 go_limits: Vec::new(),
                 movetime_go: false,
+                time_control: None,
             })
             .collect();
         // The engine a flag belongs to: the last `--engine` before it.
@@ -162,6 +195,34 @@ impl FromArgMatches for EngineArgs {
                     )));
                 }
             };
+        }
+        // Time odds: each engine's own time control, from its flags taken together.
+        let mut own: Vec<[Option<&String>; 3]> = vec![[None; 3]; specs.len()];
+        for (slot, (flag, id)) in [
+            ("engine-movetime", MOVETIME),
+            ("engine-tc", TC),
+            ("engine-byoyomi", BYOYOMI),
+        ]
+        .into_iter()
+        .enumerate()
+        {
+            for (index, text) in indexed(matches, id) {
+                own[owner(index, flag)?][slot] = Some(text);
+            }
+        }
+        for (spec, [movetime, tc, byoyomi]) in specs.iter_mut().zip(own) {
+            let number = |text: Option<&String>, flag: &str| {
+                text.map(|t| {
+                    t.trim()
+                        .parse::<f64>()
+                        .map_err(|_| invalid(format!("--{flag} '{t}' is not a number of seconds")))
+                })
+                .transpose()
+            };
+            let movetime = number(movetime, "engine-movetime")?;
+            let byoyomi = number(byoyomi, "engine-byoyomi")?;
+            spec.time_control = parse_time_control(movetime, tc.map(String::as_str), byoyomi)
+                .map_err(|e| invalid(e.replace("--", "--engine-")))?;
         }
         name_engines(&mut specs);
         Ok(EngineArgs { specs, named })
@@ -267,17 +328,30 @@ fn seconds(value: f64, what: &str) -> Result<Duration, String> {
         .map_err(|_| format!("{what} {value} is not a time in seconds"))
 }
 
-fn time_control(args: &MatchArgs) -> Result<TimeControl, String> {
-    if let Some(t) = args.movetime {
+/// The time control of `--movetime`, `--tc` and `--byoyomi` (or their `--engine-` forms);
+/// `None` when none is given.
+pub fn parse_time_control(
+    movetime: Option<f64>,
+    tc: Option<&str>,
+    byoyomi: Option<f64>,
+) -> Result<Option<TimeControl>, String> {
+    if let Some(t) = movetime {
+        if tc.is_some() || byoyomi.is_some() {
+            return Err(
+                "--movetime is a time control of its own: not with --tc or --byoyomi".to_string(),
+            );
+        }
         let t = seconds(t, "--movetime")?;
         if t.is_zero() {
             return Err("--movetime must be positive".to_string());
         }
-        return Ok(TimeControl::MoveTime(t));
+        return Ok(Some(TimeControl::MoveTime(t)));
     }
-    let byoyomi = seconds(args.byoyomi.unwrap_or(0.0), "--byoyomi")?;
-    let (base, increment) = match &args.tc {
-        None if byoyomi.is_zero() => return Ok(TimeControl::MoveTime(Duration::from_secs(1))),
+    if tc.is_none() && byoyomi.is_none_or(|b| b == 0.0) {
+        return Ok(None);
+    }
+    let byoyomi = seconds(byoyomi.unwrap_or(0.0), "--byoyomi")?;
+    let (base, increment) = match tc {
         None => (Duration::ZERO, Duration::ZERO),
         Some(text) => {
             let (base, inc) = text.split_once('+').unwrap_or((text, "0"));
@@ -298,11 +372,19 @@ fn time_control(args: &MatchArgs) -> Result<TimeControl, String> {
     if base.is_zero() && increment.is_zero() && byoyomi.is_zero() {
         return Err("the time control gives no time".to_string());
     }
-    Ok(TimeControl::Clock {
+    Ok(Some(TimeControl::Clock {
         base,
         increment,
         byoyomi,
-    })
+    }))
+}
+
+/// The match's time control: its flags, or 1 s a move.
+fn time_control(args: &MatchArgs) -> Result<TimeControl, String> {
+    Ok(
+        parse_time_control(args.movetime, args.tc.as_deref(), args.byoyomi)?
+            .unwrap_or(TimeControl::MoveTime(Duration::from_secs(1))),
+    )
 }
 
 /// Builds the match configuration from the arguments.
@@ -480,5 +562,45 @@ mod tests {
         let sprt = tc("--sprt elo0=0 elo1=5 --games 7").unwrap();
         assert_eq!(sprt.sprt.unwrap().elo1, 5.0);
         assert_eq!(sprt.pairs, 4);
+    }
+
+    #[test]
+    fn time_odds_give_an_engine_its_own_time_control() {
+        let args =
+            parse("--engine a --engine-movetime 0.1 --engine b --engine-tc 60+1 --movetime 0.5")
+                .unwrap();
+        let specs = &args.engines.specs;
+        assert_eq!(
+            specs[0].time_control,
+            Some(TimeControl::MoveTime(Duration::from_millis(100)))
+        );
+        assert_eq!(
+            specs[1].time_control,
+            Some(TimeControl::Clock {
+                base: Duration::from_secs(60),
+                increment: Duration::from_secs(1),
+                byoyomi: Duration::ZERO
+            })
+        );
+        let config = match_config(&args).unwrap();
+        let names = ["a".to_string(), "b".to_string()];
+        assert_eq!(config.time_controls_text(&names), "a 0.1s/move, b 60s+1s");
+        // Without odds the match's control is all there is to say.
+        let even = match_config(&parse("--engine a --engine b --movetime 0.5").unwrap()).unwrap();
+        assert_eq!(even.engines[0].time_control, None);
+        assert_eq!(even.time_controls_text(&names), "0.5s/move");
+        // Odds for one engine: the other plays the match's control.
+        let one =
+            match_config(&parse("--engine a --engine b --engine-byoyomi 3").unwrap()).unwrap();
+        assert_eq!(one.time_controls_text(&names), "a 1s/move, b 0s byoyomi 3s");
+        for bad in [
+            "--engine-movetime 1 --engine a --engine b",
+            "--engine a --engine-movetime x --engine b",
+            "--engine a --engine-movetime 1 --engine-tc 10 --engine b",
+            "--engine a --engine-tc 10+1 --engine-byoyomi 2 --engine b",
+            "--engine a --engine-movetime 0 --engine b",
+        ] {
+            assert!(parse(bad).is_err(), "{bad}");
+        }
     }
 }

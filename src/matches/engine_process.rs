@@ -26,6 +26,9 @@ pub struct EngineSpec {
     /// a fraction of it.
     #[serde(default)]
     pub movetime_go: bool,
+    /// The engine's own time control, where it differs from the match's (time odds).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub time_control: Option<super::referee::TimeControl>,
 }
 
 /// Why talking to an engine failed.
@@ -399,6 +402,7 @@ mod tests {
             options: vec![],
             go_limits: vec![],
             movetime_go: false,
+            time_control: None,
         }
     }
 

@@ -48,6 +48,19 @@ pub struct MatchConfig {
     pub id_names: [bool; 2],
 }
 
+impl MatchConfig {
+    /// The time control as reports and records state it: the match's, or with time odds each
+    /// engine's by `names`.
+    pub fn time_controls_text(&self, names: &[String; 2]) -> String {
+        let own = self.engines.each_ref().map(|e| e.time_control);
+        if own == [None, None] {
+            return self.referee.time_control.to_string();
+        }
+        let tc = |i: usize| own[i].unwrap_or(self.referee.time_control);
+        format!("{} {}, {} {}", names[0], tc(0), names[1], tc(1))
+    }
+}
+
 /// A game as the summary lists it.
 #[derive(Clone, Debug, Serialize)]
 pub struct GameSummary {
@@ -196,8 +209,8 @@ impl MatchSummary {
     fn new(config: &MatchConfig, names: [String; 2]) -> MatchSummary {
         MatchSummary {
             engines: config.engines.clone(),
+            time_control: config.time_controls_text(&names),
             names,
-            time_control: config.referee.time_control.to_string(),
             games: 0,
             wins: 0,
             losses: 0,
@@ -452,7 +465,10 @@ pub fn run_match_with(
     let mut summary = MatchSummary::new(config, engines.clone().map(|e| e.name));
     let workers = config.concurrency.clamp(1, config.pairs.max(1));
     let started = Instant::now();
-    let event = format!("engine match, {}", config.referee.time_control);
+    let event = format!(
+        "engine match, {}",
+        config.time_controls_text(&engines.clone().map(|e| e.name))
+    );
     std::thread::scope(|scope| -> Result<(), MatchError> {
         for _ in 0..workers {
             let sender = sender.clone();
@@ -676,6 +692,7 @@ mod tests {
             options: vec![],
             go_limits: vec![],
             movetime_go: false,
+            time_control: None,
         };
         let pentanomial = Pentanomial(pentanomial);
         let games = 2 * pentanomial.pairs() as usize;

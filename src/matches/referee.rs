@@ -10,7 +10,8 @@ use super::openings::Opening;
 use crate::shogi::{Color, EndReason, Game, GameStatus, Move, MoveError};
 
 /// How much time the engines get.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
 pub enum TimeControl {
     /// A fixed time for every move (sent as USI `byoyomi` with empty clocks).
     MoveTime(Duration),
@@ -225,42 +226,53 @@ impl EngineSlot {
     }
 }
 
-/// Each side's clock.
+/// Each side's clock, under each side's time control (the same for both but with time odds).
 struct Clocks {
+    controls: [TimeControl; 2],
     remaining: [Duration; 2],
 }
 
 impl Clocks {
-    fn new(tc: &TimeControl) -> Clocks {
-        let base = match tc {
+    fn new(controls: [TimeControl; 2]) -> Clocks {
+        let base = |tc: &TimeControl| match tc {
             TimeControl::MoveTime(_) => Duration::ZERO,
             TimeControl::Clock { base, .. } => *base,
         };
         Clocks {
-            remaining: [base; 2],
+            remaining: controls.each_ref().map(base),
+            controls,
         }
     }
 
+    fn control(&self, side: Color) -> &TimeControl {
+        &self.controls[side.index()]
+    }
+
     /// The most time `side` may use for this move.
-    fn allowed(&self, tc: &TimeControl, side: Color) -> Duration {
-        match tc {
+    fn allowed(&self, side: Color) -> Duration {
+        match self.control(side) {
             TimeControl::MoveTime(t) => *t,
             TimeControl::Clock { byoyomi, .. } => self.remaining[side.index()] + *byoyomi,
         }
     }
 
-    /// The USI `go` command (without engine-specific limits).
-    fn go_command(&self, tc: &TimeControl) -> String {
+    /// The USI `go` command for `side` (without engine-specific limits): its own time
+    /// control, with both clocks as they stand and each side's increment.
+    fn go_command(&self, side: Color) -> String {
         let ms = |d: Duration| d.as_millis();
         let [b, w] = self.remaining;
-        match tc {
+        let increment = |c: Color| match self.control(c) {
+            TimeControl::Clock { increment, .. } => *increment,
+            TimeControl::MoveTime(_) => Duration::ZERO,
+        };
+        match self.control(side) {
             TimeControl::MoveTime(t) => format!("go btime 0 wtime 0 byoyomi {}", ms(*t)),
-            TimeControl::Clock { increment, .. } if !increment.is_zero() => format!(
+            TimeControl::Clock { increment: inc, .. } if !inc.is_zero() => format!(
                 "go btime {} wtime {} binc {} winc {}",
                 ms(b),
                 ms(w),
-                ms(*increment),
-                ms(*increment)
+                ms(increment(Color::Sente)),
+                ms(increment(Color::Gote))
             ),
             TimeControl::Clock { byoyomi, .. } => {
                 format!(
@@ -273,10 +285,10 @@ impl Clocks {
         }
     }
 
-    fn charge(&mut self, tc: &TimeControl, side: Color, elapsed: Duration) {
-        if let TimeControl::Clock { increment, .. } = tc {
+    fn charge(&mut self, side: Color, elapsed: Duration) {
+        if let TimeControl::Clock { increment, .. } = self.controls[side.index()] {
             let clock = &mut self.remaining[side.index()];
-            *clock = clock.saturating_sub(elapsed) + *increment;
+            *clock = clock.saturating_sub(elapsed) + increment;
         }
     }
 }
@@ -307,10 +319,13 @@ pub fn play_game(
             return finish(record, &mut engines);
         }
     }
-    let tc = settings.time_control;
     let mut game = opening.game();
     game.set_max_plies(settings.max_plies);
-    let mut clocks = Clocks::new(&tc);
+    let mut clocks = Clocks::new(
+        engines
+            .each_ref()
+            .map(|slot| slot.spec.time_control.unwrap_or(settings.time_control)),
+    );
     loop {
         match game.status() {
             GameStatus::Ongoing => {}
@@ -329,7 +344,7 @@ pub fn play_game(
         match engine_move(engines[side.index()], &game, &record, &clocks, settings) {
             Ok((mv, elapsed)) => {
                 game.play(mv).expect("engine_move returns legal moves");
-                clocks.charge(&tc, side, elapsed);
+                clocks.charge(side, elapsed);
                 record.moves.push(mv);
                 record.times.push(elapsed);
             }
@@ -351,14 +366,13 @@ fn engine_move(
     clocks: &Clocks,
     settings: &RefereeSettings,
 ) -> Result<(Move, Duration), Termination> {
-    let tc = &settings.time_control;
     let side = game.position().side_to_move();
-    let allowed = clocks.allowed(tc, side);
-    let mut go = match tc {
+    let allowed = clocks.allowed(side);
+    let mut go = match clocks.control(side) {
         TimeControl::MoveTime(t) if slot.spec.movetime_go => {
             format!("go movetime {}", t.as_millis())
         }
-        _ => clocks.go_command(tc),
+        _ => clocks.go_command(side),
     };
     for (name, value) in &slot.spec.go_limits {
         go.push_str(&format!(" {name} {value}"));
@@ -427,49 +441,75 @@ mod tests {
     #[test]
     fn clocks_and_go_commands() {
         let movetime = TimeControl::MoveTime(Duration::from_millis(500));
-        let clocks = Clocks::new(&movetime);
+        let clocks = Clocks::new([movetime; 2]);
         assert_eq!(
-            clocks.go_command(&movetime),
+            clocks.go_command(Color::Sente),
             "go btime 0 wtime 0 byoyomi 500"
         );
-        assert_eq!(
-            clocks.allowed(&movetime, Color::Gote),
-            Duration::from_millis(500)
-        );
+        assert_eq!(clocks.allowed(Color::Gote), Duration::from_millis(500));
 
         let fischer = TimeControl::Clock {
             base: Duration::from_secs(10),
             increment: Duration::from_secs(1),
             byoyomi: Duration::ZERO,
         };
-        let mut clocks = Clocks::new(&fischer);
-        clocks.charge(&fischer, Color::Sente, Duration::from_millis(2500));
+        let mut clocks = Clocks::new([fischer; 2]);
+        clocks.charge(Color::Sente, Duration::from_millis(2500));
         assert_eq!(
-            clocks.go_command(&fischer),
+            clocks.go_command(Color::Gote),
             "go btime 8500 wtime 10000 binc 1000 winc 1000"
         );
-        assert_eq!(
-            clocks.allowed(&fischer, Color::Sente),
-            Duration::from_millis(8500)
-        );
+        assert_eq!(clocks.allowed(Color::Sente), Duration::from_millis(8500));
 
         let byoyomi = TimeControl::Clock {
             base: Duration::from_secs(1),
             increment: Duration::ZERO,
             byoyomi: Duration::from_secs(3),
         };
-        let mut clocks = Clocks::new(&byoyomi);
-        clocks.charge(&byoyomi, Color::Gote, Duration::from_millis(2500));
+        let mut clocks = Clocks::new([byoyomi; 2]);
+        clocks.charge(Color::Gote, Duration::from_millis(2500));
         // The clock empties and stays empty; byoyomi is granted again for each move.
         assert_eq!(
-            clocks.go_command(&byoyomi),
+            clocks.go_command(Color::Sente),
             "go btime 1000 wtime 0 byoyomi 3000"
         );
-        assert_eq!(
-            clocks.allowed(&byoyomi, Color::Gote),
-            Duration::from_secs(3)
-        );
+        assert_eq!(clocks.allowed(Color::Gote), Duration::from_secs(3));
         assert_eq!(byoyomi.to_string(), "1s byoyomi 3s");
         assert_eq!(fischer.to_string(), "10s+1s");
+    }
+
+    #[test]
+    fn with_time_odds_each_side_has_its_own_control() {
+        let fast = TimeControl::MoveTime(Duration::from_millis(100));
+        let slow = TimeControl::MoveTime(Duration::from_secs(1));
+        let clocks = Clocks::new([fast, slow]);
+        assert_eq!(
+            clocks.go_command(Color::Sente),
+            "go btime 0 wtime 0 byoyomi 100"
+        );
+        assert_eq!(
+            clocks.go_command(Color::Gote),
+            "go btime 0 wtime 0 byoyomi 1000"
+        );
+        assert_eq!(clocks.allowed(Color::Gote), Duration::from_secs(1));
+
+        let clock = TimeControl::Clock {
+            base: Duration::from_secs(60),
+            increment: Duration::from_secs(2),
+            byoyomi: Duration::ZERO,
+        };
+        let mut clocks = Clocks::new([fast, clock]);
+        clocks.charge(Color::Sente, Duration::from_millis(90));
+        clocks.charge(Color::Gote, Duration::from_millis(5000));
+        // Sente's fixed time leaves no clock; gote's clock runs with its increment.
+        assert_eq!(
+            clocks.go_command(Color::Gote),
+            "go btime 0 wtime 57000 binc 0 winc 2000"
+        );
+        assert_eq!(
+            clocks.go_command(Color::Sente),
+            "go btime 0 wtime 57000 byoyomi 100"
+        );
+        assert_eq!(clocks.allowed(Color::Gote), Duration::from_secs(57));
     }
 }

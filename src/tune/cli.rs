@@ -224,6 +224,7 @@ fn plan(args: &TuneArgs) -> Result<Plan, String> {
         options,
         go_limits: Vec::new(),
         movetime_go: false,
+        time_control: None,
     };
     let openings = match &args.openings {
         Some(path) => load_openings(path)?,

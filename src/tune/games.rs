@@ -144,6 +144,7 @@ mod tests {
                 options: vec![("USI_Hash".to_string(), "16".to_string())],
                 go_limits: Vec::new(),
                 movetime_go: false,
+                time_control: None,
             },
             limit: MoveLimit::Nodes {
                 nodes: 500,

@@ -350,6 +350,7 @@ mod tests {
             options: vec![],
             go_limits: vec![],
             movetime_go: false,
+            time_control: None,
         }
     }
 
