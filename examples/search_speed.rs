@@ -31,7 +31,7 @@ fn report() {
         r.depth,
         r.elapsed.as_secs_f64()
     );
-    // The material evaluator, as in the measurements of docs/perf.md.
+    // The material evaluator, as in the measurements of docs/results/speed.md.
     let mut searcher = Searcher::new(SearchOptions::default());
     let limits = Limits {
         movetime: Some(Duration::from_millis(1000)),

@@ -293,7 +293,7 @@ def test_slurm_array_tasks_and_gather_make_the_same_shards(tmp_path):
 
 
 def test_local_mode_needs_no_cluster(tmp_path):
-    """`--local CPUS`, as the README's first example: a Ray of the driver's own, on 127.0.0.1."""
+    """`--local CPUS`, as docs/distributed.md's first example: a Ray of the driver's own, on 127.0.0.1."""
     want = reference(tmp_path, 2, 41, ["--games", "3"], [])
     out = tmp_path / "out"
     ray_tmp = Path(tempfile.mkdtemp(prefix="ray-", dir="/tmp"))  # short: socket paths in it
