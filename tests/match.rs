@@ -337,3 +337,69 @@ fn deeper_search_wins_clearly() {
     }
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn time_odds_give_each_engine_its_own_time() {
+    // The engine at 30 ms a move against itself at 150 ms, a short game pair: each side is
+    // sent and uses its own time, and the summary and records say so.
+    let ours = format!("'{ENGINE}' usi");
+    let dir = out_dir("time-odds");
+    let output = run_match(&[
+        "--engine",
+        &ours,
+        "--engine-name",
+        "fast",
+        "--engine-movetime",
+        "0.03",
+        "--engine",
+        &ours,
+        "--engine-name",
+        "slow",
+        "--engine-movetime",
+        "0.15",
+        "--games",
+        "2",
+        "--max-plies",
+        "16",
+        "--time-margin",
+        "0.5",
+        "--out",
+        dir.to_str().unwrap(),
+        "--quiet",
+    ]);
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let report = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        report.contains("fast 0.03s/move, slow 0.15s/move"),
+        "{report}"
+    );
+    let s = summary(&dir);
+    assert_eq!(s["time_control"], "fast 0.03s/move, slow 0.15s/move");
+    assert_eq!(
+        s["engines"][0]["time_control"]["move_time"]["nanos"],
+        30_000_000
+    );
+    let mean = |i: usize| {
+        let times = &s["move_times"][i];
+        times["total_ms"].as_f64().unwrap() / times["moves"].as_f64().unwrap()
+    };
+    assert!(
+        mean(0) < 60.0 && mean(1) > 60.0 && mean(1) < 400.0,
+        "means {} and {} ms a move",
+        mean(0),
+        mean(1)
+    );
+    assert!(
+        !s["terminations"]
+            .as_object()
+            .unwrap()
+            .contains_key("time forfeit")
+    );
+    let kif = std::fs::read(dir.join("kif/game-0001.kif")).expect("a KIF record");
+    let text = encoding_rs::SHIFT_JIS.decode(&kif).0;
+    assert!(text.contains("fast 0.03s/move, slow 0.15s/move"), "{text}");
+}

@@ -234,3 +234,54 @@ fn bad_arguments_are_clear_errors() {
     assert!(String::from_utf8_lossy(&no_engine.stderr).contains("engine-xyz"));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn a_ladder_of_time_odds() {
+    // The engine at 20 ms a move against itself at 1× and 4× that: two points, each played
+    // with engine 2 at its own time, kept and drawn as time-odds points.
+    let dir = out_dir("time-odds");
+    let output = engine(&[
+        "scale",
+        "--engine",
+        "self usi",
+        "--engine-name",
+        "us",
+        "--engine",
+        "self usi",
+        "--engine-name",
+        "them",
+        "--movetimes",
+        "20",
+        "--time-odds",
+        "1,4",
+        "--games",
+        "2",
+        "--max-plies",
+        "12",
+        "--time-margin",
+        "0.5",
+        "--quiet",
+        "--out",
+        dir.to_str().unwrap(),
+    ]);
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let csv = read(&dir.join("scale.csv"));
+    let rows: Vec<&str> = csv.lines().skip(1).collect();
+    assert_eq!(rows.len(), 2, "{csv}");
+    assert!(
+        rows[0].starts_with("20 vs 20 ms/move,odds_engine2_ms,20,"),
+        "{csv}"
+    );
+    assert!(
+        rows[1].starts_with("20 vs 80 ms/move,odds_engine2_ms,80,"),
+        "{csv}"
+    );
+    let point: serde_json::Value =
+        serde_json::from_str(&read(&dir.join("points/movetime-20ms-vs-80ms.json"))).unwrap();
+    assert_eq!(point["time_control"], "us 0.02s/move, them 0.08s/move");
+    assert!(read(&dir.join("scale.svg")).contains("time odds"));
+}

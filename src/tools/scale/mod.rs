@@ -15,6 +15,7 @@ use serde::{Deserialize, Serialize};
 use crate::fileio;
 use crate::matches::cli::{EngineArgs, MatchArgs, RefereeArgs, match_config};
 use crate::matches::engine_process::EngineSpec;
+use crate::matches::referee::TimeControl;
 use crate::matches::stats::{EloEstimate, Pentanomial};
 use crate::matches::{MatchSummary, run_match};
 
@@ -46,6 +47,10 @@ pub struct ScaleArgs {
     /// Engine 2's nodes a move at the fixed-node points, as a multiple of engine 1's.
     #[arg(long, value_name = "K", default_value_t = 1.0)]
     pub node_odds: f64,
+    /// Time odds: at each of --movetimes, engine 2 plays at each of these multiples of engine
+    /// 1's time a move, e.g. 1,3,10 (a ladder of odds instead of one point a time).
+    #[arg(long, value_delimiter = ',', value_name = "K,...")]
+    pub time_odds: Vec<f64>,
     /// Time a move at the fixed-depth and fixed-node points, in seconds (the depth or the
     /// nodes should bind first).
     #[arg(long, value_name = "SECS", default_value_t = DEFAULT_DEPTH_MOVETIME_S)]
@@ -85,6 +90,11 @@ pub enum Limit {
         engine1: u64,
         engine2: u64,
     },
+    /// Time odds: a time a move for each engine.
+    TimeOdds {
+        engine1_ms: u64,
+        engine2_ms: u64,
+    },
 }
 
 impl Limit {
@@ -95,6 +105,10 @@ impl Limit {
             Limit::Depth { depth } => format!("depth-{depth}"),
             Limit::Nodes { engine1, engine2 } if engine1 == engine2 => format!("nodes-{engine1}"),
             Limit::Nodes { engine1, engine2 } => format!("nodes-{engine1}-vs-{engine2}"),
+            Limit::TimeOdds {
+                engine1_ms,
+                engine2_ms,
+            } => format!("movetime-{engine1_ms}ms-vs-{engine2_ms}ms"),
         }
     }
 
@@ -104,6 +118,10 @@ impl Limit {
             Limit::Depth { depth } => format!("depth {depth}"),
             Limit::Nodes { engine1, engine2 } if engine1 == engine2 => format!("{engine1} nodes"),
             Limit::Nodes { engine1, engine2 } => format!("{engine1} vs {engine2} nodes"),
+            Limit::TimeOdds {
+                engine1_ms,
+                engine2_ms,
+            } => format!("{engine1_ms} vs {engine2_ms} ms/move"),
         }
     }
 }
@@ -145,10 +163,12 @@ impl PointResult {
     }
 
     /// Where the point sits on the plot's time axis: the time a move for a time limit, engine
-    /// 1's mean time a move for a depth or node limit.
+    /// 1's mean time a move for a depth or node limit, engine 2's time a move (what varies
+    /// along an odds ladder) for time odds.
     pub fn time_ms(&self) -> Option<f64> {
         match self.limit {
             Limit::MoveTime { ms } => Some(ms as f64),
+            Limit::TimeOdds { engine2_ms, .. } => Some(engine2_ms as f64),
             Limit::Depth { .. } | Limit::Nodes { .. } => self.mean_ms[0],
         }
     }
@@ -206,14 +226,22 @@ struct Point {
     openings_fingerprint: String,
 }
 
-/// The points of the ladder, in order: times a move ascending, then depths ascending, then
-/// nodes ascending (engine 2 at `node_odds` times engine 1's nodes).
+/// The points of the ladder, in order: times a move ascending (with `time_odds`, each time
+/// at each of the odds, engine 2 at that multiple of engine 1's time), then depths ascending,
+/// then nodes ascending (engine 2 at `node_odds` times engine 1's nodes).
 pub fn ladder(
     movetimes: &[u64],
     depths: &[u32],
     nodes: &[u64],
     node_odds: f64,
+    time_odds: &[f64],
 ) -> Result<Vec<Limit>, String> {
+    if !time_odds.is_empty() && movetimes.is_empty() {
+        return Err("--time-odds needs --movetimes: engine 1's times a move".to_string());
+    }
+    if let Some(k) = time_odds.iter().find(|k| !(k.is_finite() && **k > 0.0)) {
+        return Err(format!("--time-odds {k} is not a positive number"));
+    }
     let mut movetimes = if movetimes.is_empty() && depths.is_empty() && nodes.is_empty() {
         DEFAULT_MOVETIMES_MS.to_vec()
     } else {
@@ -240,9 +268,27 @@ pub fn ladder(
     nodes.sort_unstable();
     nodes.dedup();
     let with_odds = |n: u64| ((n as f64 * node_odds).round() as u64).max(1);
-    Ok(movetimes
+    let mut time_odds = time_odds.to_vec();
+    time_odds.sort_by(f64::total_cmp);
+    time_odds.dedup();
+    let times: Vec<Limit> = if time_odds.is_empty() {
+        movetimes
+            .into_iter()
+            .map(|ms| Limit::MoveTime { ms })
+            .collect()
+    } else {
+        movetimes
+            .into_iter()
+            .flat_map(|ms| {
+                time_odds.iter().map(move |k| Limit::TimeOdds {
+                    engine1_ms: ms,
+                    engine2_ms: ((ms as f64 * k).round() as u64).max(1),
+                })
+            })
+            .collect()
+    };
+    Ok(times
         .into_iter()
-        .map(|ms| Limit::MoveTime { ms })
         .chain(depths.into_iter().map(|depth| Limit::Depth { depth }))
         .chain(nodes.into_iter().map(|n| Limit::Nodes {
             engine1: n,
@@ -272,6 +318,14 @@ fn match_args(args: &ScaleArgs, limit: Limit, dir: &Path) -> MatchArgs {
                 set_go_limit(spec, "nodes", n);
             }
             args.depth_movetime
+        }
+        Limit::TimeOdds {
+            engine1_ms,
+            engine2_ms,
+        } => {
+            engines.specs[1].time_control =
+                Some(TimeControl::MoveTime(Duration::from_millis(engine2_ms)));
+            engine1_ms as f64 / 1000.0
         }
     };
     MatchArgs {
@@ -332,7 +386,13 @@ fn finished_result(out: &Path, point: &Point) -> Result<Option<PointResult>, Str
 /// Runs `engine scale`: plays the points not finished yet, rewriting the table and plot after
 /// each; prints the table on standard output at the end.
 pub fn run(args: &ScaleArgs) -> Result<(), String> {
-    let limits = ladder(&args.movetimes, &args.depths, &args.nodes, args.node_odds)?;
+    let limits = ladder(
+        &args.movetimes,
+        &args.depths,
+        &args.nodes,
+        args.node_odds,
+        &args.time_odds,
+    )?;
     if !Duration::try_from_secs_f64(args.depth_movetime).is_ok_and(|d| !d.is_zero()) {
         return Err(format!(
             "--depth-movetime {} is not a positive time in seconds",
@@ -382,7 +442,7 @@ mod tests {
                 .map(|&ms| Limit::MoveTime { ms })
                 .collect::<Vec<_>>()
         };
-        let ladder2 = |m: &[u64], d: &[u32]| ladder(m, d, &[], 1.0);
+        let ladder2 = |m: &[u64], d: &[u32]| ladder(m, d, &[], 1.0, &[]);
         assert_eq!(ladder2(&[], &[]).unwrap(), ms(&DEFAULT_MOVETIMES_MS));
         assert_eq!(
             ladder2(&[30, 10, 30], &[8, 4]).unwrap(),
@@ -400,7 +460,7 @@ mod tests {
 
     #[test]
     fn node_points_give_engine_2_its_odds() {
-        let limits = ladder(&[], &[], &[30_000, 10_000, 30_000], 2.5).unwrap();
+        let limits = ladder(&[], &[], &[30_000, 10_000, 30_000], 2.5, &[]).unwrap();
         assert_eq!(
             limits,
             [
@@ -416,11 +476,11 @@ mod tests {
         );
         assert_eq!(limits[0].slug(), "nodes-10000-vs-25000");
         assert_eq!(limits[0].label(), "10000 vs 25000 nodes");
-        let even = ladder(&[], &[], &[500], 1.0).unwrap();
+        let even = ladder(&[], &[], &[500], 1.0, &[]).unwrap();
         assert_eq!(even[0].slug(), "nodes-500");
-        assert!(ladder(&[], &[], &[0], 1.0).is_err());
-        assert!(ladder(&[], &[], &[10], 0.0).is_err());
-        assert!(ladder(&[], &[], &[10], f64::NAN).is_err());
+        assert!(ladder(&[], &[], &[0], 1.0, &[]).is_err());
+        assert!(ladder(&[], &[], &[10], 0.0, &[]).is_err());
+        assert!(ladder(&[], &[], &[10], f64::NAN, &[]).is_err());
     }
 
     #[test]
@@ -453,5 +513,39 @@ mod tests {
         assert_eq!(m.engines.specs[0].go_limits, [("nodes".to_string(), 100)]);
         assert_eq!(m.engines.specs[1].go_limits, [("nodes".to_string(), 400)]);
         assert_eq!(m.movetime, Some(5.0));
+    }
+
+    #[test]
+    fn time_odds_points_give_engine_2_a_multiple_of_engine_1s_time() {
+        let limits = ladder(&[100], &[], &[], 1.0, &[10.0, 1.0, 3.0]).unwrap();
+        let odds = |engine2_ms| Limit::TimeOdds {
+            engine1_ms: 100,
+            engine2_ms,
+        };
+        assert_eq!(limits, [odds(100), odds(300), odds(1000)]);
+        assert_eq!(limits[2].slug(), "movetime-100ms-vs-1000ms");
+        assert_eq!(limits[2].label(), "100 vs 1000 ms/move");
+        assert!(
+            ladder(&[], &[], &[], 1.0, &[3.0]).is_err(),
+            "no --movetimes"
+        );
+        assert!(ladder(&[100], &[], &[], 1.0, &[0.0]).is_err());
+        #[derive(clap::Parser)]
+        struct Cli {
+            #[command(flatten)]
+            scale: ScaleArgs,
+        }
+        let args = <Cli as clap::Parser>::try_parse_from([
+            "scale", "--engine", "a", "--engine", "b", "--out", "x",
+        ])
+        .unwrap()
+        .scale;
+        let m = match_args(&args, odds(1000), Path::new("x"));
+        assert_eq!(m.movetime, Some(0.1));
+        assert_eq!(m.engines.specs[0].time_control, None);
+        assert_eq!(
+            m.engines.specs[1].time_control,
+            Some(TimeControl::MoveTime(Duration::from_secs(1)))
+        );
     }
 }

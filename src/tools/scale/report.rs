@@ -144,6 +144,7 @@ pub fn csv(results: &[PointResult]) -> String {
                     Limit::MoveTime { ms } => ms,
                     Limit::Depth { depth } => u64::from(depth),
                     Limit::Nodes { engine1, .. } => engine1,
+                    Limit::TimeOdds { engine2_ms, .. } => engine2_ms,
                 },
                 games: r.games,
                 wins: r.wins,
@@ -186,6 +187,8 @@ pub enum PointKind {
     MoveTime,
     Depth,
     Nodes,
+    /// Engine 1 at a fixed time, engine 2 at a multiple of it (drawn at engine 2's time).
+    TimeOdds,
 }
 
 impl PointKind {
@@ -194,10 +197,16 @@ impl PointKind {
             Limit::MoveTime { .. } => PointKind::MoveTime,
             Limit::Depth { .. } => PointKind::Depth,
             Limit::Nodes { .. } => PointKind::Nodes,
+            Limit::TimeOdds { .. } => PointKind::TimeOdds,
         }
     }
 
-    const ALL: [PointKind; 3] = [PointKind::MoveTime, PointKind::Depth, PointKind::Nodes];
+    const ALL: [PointKind; 4] = [
+        PointKind::MoveTime,
+        PointKind::Depth,
+        PointKind::Nodes,
+        PointKind::TimeOdds,
+    ];
 
     /// Its name in scale.csv's `kind` column.
     fn csv_name(self) -> &'static str {
@@ -205,6 +214,7 @@ impl PointKind {
             PointKind::MoveTime => "movetime_ms",
             PointKind::Depth => "depth",
             PointKind::Nodes => "nodes",
+            PointKind::TimeOdds => "odds_engine2_ms",
         }
     }
 
@@ -305,6 +315,14 @@ pub fn figure(title: &str, points: &[PlotPoint]) -> Figure {
         Colour::GREEN,
         of_kind(PointKind::Nodes),
     ));
+    panel.series.push(
+        Series::new(
+            "time odds (at engine 2's time)",
+            Colour::ORANGE,
+            of_kind(PointKind::TimeOdds),
+        )
+        .markers(),
+    );
     panel.series.retain(|s| !s.points.is_empty());
     Figure::new(title, vec![panel])
 }
