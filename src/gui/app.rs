@@ -5,16 +5,19 @@
 //! as a `state` event; engine reports as `info` and `mate` events.
 
 use std::collections::HashMap;
-use std::sync::{Arc, Mutex, MutexGuard, Weak};
+use std::sync::{Arc, Mutex, Weak};
 use std::time::{Duration, Instant};
 
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 use tokio::sync::broadcast;
 
+use super::clock::{Clock, ClockSettings};
 use super::engine::{EngineHandle, Job, Purpose, Report, Score, parse_info};
 use super::notation;
+use super::session::{Ended, Session, Slot, lock};
 use super::tree::Tree;
+use super::view::win_probability;
 use crate::matches::engine_process::EngineSpec;
 use crate::records::{self, Ending, Record};
 use crate::search::skill;
@@ -42,15 +45,6 @@ pub enum Player {
     Engine,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct ClockSettings {
-    pub main_ms: u64,
-    #[serde(default)]
-    pub byoyomi_ms: u64,
-    #[serde(default)]
-    pub increment_ms: u64,
-}
-
 /// What `POST /api/new` asks for.
 #[derive(Clone, Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -71,65 +65,6 @@ pub struct NewGame {
     pub movetime_ms: Option<u64>,
 }
 
-/// A game ended other than by the rules' verdict on the board.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-struct Ended {
-    winner: Option<Color>,
-    reason: &'static str,
-    /// The node where it ended.
-    node: usize,
-}
-
-struct Clock {
-    settings: ClockSettings,
-    /// Main time left, by colour index.
-    left_ms: [u64; 2],
-    /// The side whose clock runs, and since when.
-    running: Option<(Color, Instant)>,
-}
-
-impl Clock {
-    fn new(settings: ClockSettings) -> Clock {
-        Clock {
-            settings,
-            left_ms: [settings.main_ms; 2],
-            running: None,
-        }
-    }
-
-    /// Main time left to `color` now (its running time taken off).
-    fn left_now(&self, color: Color) -> u64 {
-        let left = self.left_ms[color.index()];
-        match self.running {
-            Some((c, since)) if c == color => {
-                left.saturating_sub(since.elapsed().as_millis() as u64)
-            }
-            _ => left,
-        }
-    }
-
-    /// How far past its main time and byoyomi the running side is, if it is.
-    fn overrun(&self) -> Option<(Color, Duration)> {
-        let (color, since) = self.running?;
-        let allowed = self.left_ms[color.index()] + self.settings.byoyomi_ms;
-        let used = since.elapsed().as_millis() as u64;
-        (used > allowed).then(|| (color, Duration::from_millis(used - allowed)))
-    }
-
-    /// Stops the running clock: the time is taken off the main time (byoyomi is spent per move
-    /// and not kept), and with `moved` the increment is added.
-    fn stop(&mut self, moved: bool) {
-        if let Some((color, since)) = self.running.take() {
-            let used = since.elapsed().as_millis() as u64;
-            let left = &mut self.left_ms[color.index()];
-            *left = left.saturating_sub(used);
-            if moved {
-                *left += self.settings.increment_ms;
-            }
-        }
-    }
-}
-
 /// The engines the page may choose from, by name.
 pub struct Engines {
     pub specs: Vec<EngineSpec>,
@@ -141,59 +76,12 @@ impl Engines {
     }
 }
 
-/// An engine at work for the page, with what it was started with.
-struct Slot {
-    handle: EngineHandle,
-    /// Which start this is: reports of an engine since replaced are ignored.
-    serial: u64,
-    options: Vec<(String, String)>,
-}
-
-/// The session state; `App` wraps it in a mutex.
-struct Session {
-    tree: Tree,
-    players: [Player; 2],
-    engine: String,
-    level: Option<u32>,
-    elo: Option<i32>,
-    clock: Option<Clock>,
-    movetime_ms: u64,
-    ended: Option<Ended>,
-    /// Which game this is: the engine's answers for an earlier game are ignored.
-    game_id: u64,
-    opponent: Option<Slot>,
-    /// The node the opponent searches, while it does.
-    thinking: Option<usize>,
-    analyser: Option<Slot>,
-    analysis_on: bool,
-    multipv: u32,
-    /// The node being analysed (or mate-searched), while one is.
-    analysing: Option<usize>,
-    /// The best score seen for each node, from sente's view.
-    evals: HashMap<usize, (Score, u32)>,
-    error: Option<String>,
-    serial: u64,
-    /// Counts the states sent: a page keeps the highest it has seen.
-    version: u64,
-}
-
 pub struct App {
     session: Mutex<Session>,
-    engines: Engines,
+    pub(super) engines: Engines,
     events: broadcast::Sender<Event>,
     /// Itself, for the engines' report callbacks.
     me: Weak<App>,
-}
-
-fn lock(mutex: &Mutex<Session>) -> MutexGuard<'_, Session> {
-    mutex.lock().unwrap_or_else(|p| p.into_inner())
-}
-
-fn color_name(color: Color) -> &'static str {
-    match color {
-        Color::Sente => "sente",
-        Color::Gote => "gote",
-    }
 }
 
 impl App {
@@ -780,228 +668,5 @@ impl App {
                 self.publish(&mut s);
             }
         }
-    }
-
-    fn view(&self, s: &Session) -> Value {
-        let pos = s.tree.position();
-        let board: Vec<Vec<String>> = (0..5u8)
-            .map(|rank| {
-                (1..=5u8)
-                    .rev()
-                    .map(|file| {
-                        pos.piece_at(crate::shogi::Square::new(file, rank))
-                            .map_or(String::new(), |p| p.sfen())
-                    })
-                    .collect()
-            })
-            .collect();
-        let hand = |color: Color| {
-            let hand = pos.hand(color);
-            let mut map = serde_json::Map::new();
-            for kind in crate::shogi::PieceKind::HAND {
-                map.insert(kind.usi_letter().to_string(), json!(hand.count(kind)));
-            }
-            Value::Object(map)
-        };
-        let over = s.game_over_reason().is_some() && s.tree.at_line_end();
-        let legal: Vec<String> = if over {
-            Vec::new()
-        } else {
-            pos.legal_moves().iter().map(|m| m.to_string()).collect()
-        };
-        let line: Vec<Value> = s
-            .tree
-            .line()
-            .into_iter()
-            .map(|id| {
-                let entry = |id: usize| {
-                    let node = s.tree.node(id).expect("line nodes exist");
-                    let mv = node.mv.expect("only the root has no move");
-                    let before = s.tree.position_before(id);
-                    let previous_to = node
-                        .parent
-                        .and_then(|p| s.tree.node(p))
-                        .and_then(|p| p.mv)
-                        .map(|m| m.to());
-                    json!({
-                        "node": id, "usi": mv.to_string(),
-                        "ja": notation::ja(&before, mv, previous_to),
-                        "en": notation::en(&before, mv),
-                    })
-                };
-                let mut value = entry(id);
-                value["variations"] =
-                    Value::Array(s.tree.siblings(id).into_iter().map(entry).collect());
-                value
-            })
-            .collect();
-        let evals: Vec<Value> = std::iter::once(0)
-            .chain(s.tree.line())
-            .map(|id| match s.evals.get(&id) {
-                Some(&(score, _)) => {
-                    let (cp, mate) = match score {
-                        Score::Cp(cp) => (Some(cp), None),
-                        Score::Mate(m) => (None, Some(m)),
-                    };
-                    json!({"cp": cp, "mate": mate, "win": win_probability(score)})
-                }
-                None => Value::Null,
-            })
-            .collect();
-        let last_move = s
-            .tree
-            .node(s.tree.cursor())
-            .and_then(|n| n.mv)
-            .map(|m| m.to_string());
-        let result = s.result().map(|(winner, reason, ply)| {
-            json!({"winner": winner.map(color_name), "reason": reason, "ply": ply})
-        });
-        let clock = s.clock.as_ref().map(|c| {
-            json!({
-                "sente_ms": c.left_now(Color::Sente), "gote_ms": c.left_now(Color::Gote),
-                "byoyomi_ms": c.settings.byoyomi_ms, "increment_ms": c.settings.increment_ms,
-                "running": c.running.map(|(color, _)| color_name(color)),
-            })
-        });
-        let player = |p: Player| match p {
-            Player::Human => "human",
-            Player::Engine => "engine",
-        };
-        let (low, high) = skill::elo_range();
-        json!({
-            "version": s.version,
-            "sfen": pos.to_sfen(),
-            "board": board,
-            "hands": {"sente": hand(Color::Sente), "gote": hand(Color::Gote)},
-            "side_to_move": color_name(pos.side_to_move()),
-            "in_check": pos.in_check(),
-            "legal_moves": legal,
-            "last_move": last_move,
-            "cursor": s.tree.cursor(),
-            "ply": s.tree.node(s.tree.cursor()).map_or(0, |n| n.ply),
-            "line": line,
-            "evals": evals,
-            "result": result,
-            "players": {"sente": player(s.players[0]), "gote": player(s.players[1])},
-            "engine": s.engine,
-            "engines": self.engines.specs.iter().map(|s| s.name.clone()).collect::<Vec<_>>(),
-            "level": s.level, "elo": s.elo, "elo_range": [low, high],
-            "clock": clock,
-            "thinking": s.thinking.is_some(),
-            "analysis": {"on": s.analysis_on, "multipv": s.multipv},
-            "error": s.error,
-        })
-    }
-}
-
-/// Sente's (or the side to move's) win probability of a score on the project's scale.
-fn win_probability(score: Score) -> f32 {
-    match score {
-        Score::Cp(cp) => crate::eval::probability_from_cp(cp as f32),
-        Score::Mate(m) if m > 0 => 1.0,
-        Score::Mate(_) => 0.0,
-    }
-}
-
-impl Session {
-    fn new_game_id(&mut self) {
-        self.game_id += 1;
-        self.ended = None;
-        self.thinking = None;
-        self.evals.clear();
-        if let Some(slot) = &self.opponent {
-            slot.handle.send(Job::Stop);
-        }
-        self.error = None;
-    }
-
-    fn stop_clock(&mut self, moved: bool) {
-        if let Some(clock) = &mut self.clock {
-            clock.stop(moved);
-        }
-    }
-
-    fn end(&mut self, winner: Option<Color>, reason: &'static str) {
-        self.ended = Some(Ended {
-            winner,
-            reason,
-            node: self.tree.cursor(),
-        });
-    }
-
-    /// The result at the end of the line: (winner, reason, ply).
-    fn result(&self) -> Option<(Option<Color>, &'static str, usize)> {
-        let end = self.tree.line_end();
-        let ply = self.tree.node(end).map_or(0, |n| n.ply);
-        if let Some(ended) = self.ended.filter(|e| e.node == end) {
-            return Some((ended.winner, ended.reason, ply));
-        }
-        if !self.tree.at_line_end() {
-            // The rules' verdict is known at the cursor only; the page asks at the end.
-            return None;
-        }
-        match self.tree.status() {
-            GameStatus::Ongoing => None,
-            GameStatus::Win { winner, reason } => Some((Some(winner), reason_name(reason), ply)),
-            GameStatus::Draw(reason) => Some((None, reason_name(reason), ply)),
-        }
-    }
-
-    /// Why the game is over at the cursor, if it is.
-    fn game_over_reason(&self) -> Option<&'static str> {
-        if let Some(ended) = self.ended.filter(|e| e.node == self.tree.cursor()) {
-            return Some(ended.reason);
-        }
-        match self.tree.status() {
-            GameStatus::Ongoing => None,
-            GameStatus::Win { reason, .. } | GameStatus::Draw(reason) => Some(reason_name(reason)),
-        }
-    }
-
-    fn position_at(&self, node: usize) -> Position {
-        let mut pos = self.tree.position_before(node);
-        if let Some(mv) = self.tree.node(node).and_then(|n| n.mv) {
-            pos.make_move(mv);
-        }
-        pos
-    }
-
-    /// The USI `position` line of the cursor.
-    fn position_line(&self) -> String {
-        let game = self.tree.game();
-        records::usi::position_command(game.start_position(), game.moves())
-    }
-
-    /// The `go` line for the engine to move as `side`.
-    fn go_line(&self, side: Color) -> String {
-        match &self.clock {
-            Some(clock) => {
-                let c = &clock.settings;
-                let mut go = format!(
-                    "go btime {} wtime {}",
-                    clock.left_now(Color::Sente),
-                    clock.left_now(Color::Gote)
-                );
-                if c.increment_ms > 0 {
-                    go += &format!(" binc {} winc {}", c.increment_ms, c.increment_ms);
-                }
-                if c.byoyomi_ms > 0 || c.increment_ms == 0 {
-                    go += &format!(" byoyomi {}", c.byoyomi_ms);
-                }
-                let _ = side;
-                go
-            }
-            None => format!("go movetime {}", self.movetime_ms),
-        }
-    }
-}
-
-fn reason_name(reason: EndReason) -> &'static str {
-    match reason {
-        EndReason::Checkmate => "checkmate",
-        EndReason::NoLegalMove => "no legal move",
-        EndReason::Repetition => "fourfold repetition",
-        EndReason::PerpetualCheck => "perpetual check",
-        EndReason::MaxPlies => "ply limit",
     }
 }

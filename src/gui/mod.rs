@@ -5,10 +5,13 @@
 //! `docs/gui.md` describes the page, the HTTP API and the security rules.
 
 pub mod app;
+pub mod clock;
 pub mod engine;
 pub mod notation;
 pub mod server;
+mod session;
 pub mod tree;
+mod view;
 
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 use std::time::Duration;

@@ -1,0 +1,165 @@
+//! The session behind the page, as `App` keeps it under its lock: the game tree, who plays,
+//! the clocks, the engines at work and what they found, and the rules read from them (the
+//! result, whether the game is over, the engine's `position` and `go` lines).
+
+use std::collections::HashMap;
+use std::sync::{Mutex, MutexGuard};
+
+use super::app::Player;
+use super::clock::Clock;
+use super::engine::{EngineHandle, Job, Score};
+use super::tree::Tree;
+use crate::records;
+use crate::shogi::{Color, EndReason, GameStatus, Position};
+
+/// A game ended other than by the rules' verdict on the board.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct Ended {
+    pub(super) winner: Option<Color>,
+    pub(super) reason: &'static str,
+    /// The node where it ended.
+    pub(super) node: usize,
+}
+
+/// An engine at work for the page, with what it was started with.
+pub(super) struct Slot {
+    pub(super) handle: EngineHandle,
+    /// Which start this is: reports of an engine since replaced are ignored.
+    pub(super) serial: u64,
+    pub(super) options: Vec<(String, String)>,
+}
+
+/// The session state; `App` wraps it in a mutex.
+pub(super) struct Session {
+    pub(super) tree: Tree,
+    pub(super) players: [Player; 2],
+    pub(super) engine: String,
+    pub(super) level: Option<u32>,
+    pub(super) elo: Option<i32>,
+    pub(super) clock: Option<Clock>,
+    pub(super) movetime_ms: u64,
+    pub(super) ended: Option<Ended>,
+    /// Which game this is: the engine's answers for an earlier game are ignored.
+    pub(super) game_id: u64,
+    pub(super) opponent: Option<Slot>,
+    /// The node the opponent searches, while it does.
+    pub(super) thinking: Option<usize>,
+    pub(super) analyser: Option<Slot>,
+    pub(super) analysis_on: bool,
+    pub(super) multipv: u32,
+    /// The node being analysed (or mate-searched), while one is.
+    pub(super) analysing: Option<usize>,
+    /// The best score seen for each node, from sente's view.
+    pub(super) evals: HashMap<usize, (Score, u32)>,
+    pub(super) error: Option<String>,
+    pub(super) serial: u64,
+    /// Counts the states sent: a page keeps the highest it has seen.
+    pub(super) version: u64,
+}
+
+pub(super) fn lock(mutex: &Mutex<Session>) -> MutexGuard<'_, Session> {
+    mutex.lock().unwrap_or_else(|p| p.into_inner())
+}
+
+impl Session {
+    pub(super) fn new_game_id(&mut self) {
+        self.game_id += 1;
+        self.ended = None;
+        self.thinking = None;
+        self.evals.clear();
+        if let Some(slot) = &self.opponent {
+            slot.handle.send(Job::Stop);
+        }
+        self.error = None;
+    }
+
+    pub(super) fn stop_clock(&mut self, moved: bool) {
+        if let Some(clock) = &mut self.clock {
+            clock.stop(moved);
+        }
+    }
+
+    pub(super) fn end(&mut self, winner: Option<Color>, reason: &'static str) {
+        self.ended = Some(Ended {
+            winner,
+            reason,
+            node: self.tree.cursor(),
+        });
+    }
+
+    /// The result at the end of the line: (winner, reason, ply).
+    pub(super) fn result(&self) -> Option<(Option<Color>, &'static str, usize)> {
+        let end = self.tree.line_end();
+        let ply = self.tree.node(end).map_or(0, |n| n.ply);
+        if let Some(ended) = self.ended.filter(|e| e.node == end) {
+            return Some((ended.winner, ended.reason, ply));
+        }
+        if !self.tree.at_line_end() {
+            // The rules' verdict is known at the cursor only; the page asks at the end.
+            return None;
+        }
+        match self.tree.status() {
+            GameStatus::Ongoing => None,
+            GameStatus::Win { winner, reason } => Some((Some(winner), reason_name(reason), ply)),
+            GameStatus::Draw(reason) => Some((None, reason_name(reason), ply)),
+        }
+    }
+
+    /// Why the game is over at the cursor, if it is.
+    pub(super) fn game_over_reason(&self) -> Option<&'static str> {
+        if let Some(ended) = self.ended.filter(|e| e.node == self.tree.cursor()) {
+            return Some(ended.reason);
+        }
+        match self.tree.status() {
+            GameStatus::Ongoing => None,
+            GameStatus::Win { reason, .. } | GameStatus::Draw(reason) => Some(reason_name(reason)),
+        }
+    }
+
+    pub(super) fn position_at(&self, node: usize) -> Position {
+        let mut pos = self.tree.position_before(node);
+        if let Some(mv) = self.tree.node(node).and_then(|n| n.mv) {
+            pos.make_move(mv);
+        }
+        pos
+    }
+
+    /// The USI `position` line of the cursor.
+    pub(super) fn position_line(&self) -> String {
+        let game = self.tree.game();
+        records::usi::position_command(game.start_position(), game.moves())
+    }
+
+    /// The `go` line for the engine to move as `side`.
+    pub(super) fn go_line(&self, side: Color) -> String {
+        match &self.clock {
+            Some(clock) => {
+                let c = &clock.settings;
+                let mut go = format!(
+                    "go btime {} wtime {}",
+                    clock.left_now(Color::Sente),
+                    clock.left_now(Color::Gote)
+                );
+                if c.increment_ms > 0 {
+                    go += &format!(" binc {} winc {}", c.increment_ms, c.increment_ms);
+                }
+                if c.byoyomi_ms > 0 || c.increment_ms == 0 {
+                    go += &format!(" byoyomi {}", c.byoyomi_ms);
+                }
+                let _ = side;
+                go
+            }
+            None => format!("go movetime {}", self.movetime_ms),
+        }
+    }
+}
+
+pub(super) fn reason_name(reason: EndReason) -> &'static str {
+    match reason {
+        EndReason::Checkmate => "checkmate",
+        EndReason::NoLegalMove => "no legal move",
+        EndReason::Repetition => "fourfold repetition",
+        EndReason::PerpetualCheck => "perpetual check",
+        EndReason::MaxPlies => "ply limit",
+    }
+}
