@@ -7,9 +7,9 @@ use super::score::RULE_WIN;
 use super::*;
 use crate::eval::Evaluator;
 use crate::shogi::game::{Game, HistoryEntry};
+use crate::shogi::random::random_position;
 use crate::shogi::{Color, Move, Piece, PieceKind, Square};
 use crate::tools::mate_oracle::{loses_within, shortest_win};
-use crate::shogi::random::random_position;
 use rand::SeedableRng;
 use rand::rngs::StdRng;
 
