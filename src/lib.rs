@@ -7,6 +7,7 @@ pub mod gui;
 pub mod matches;
 pub mod memory;
 pub mod nn;
+pub mod player;
 pub mod plot;
 pub mod protocol;
 pub mod records;

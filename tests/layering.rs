@@ -24,6 +24,8 @@ const ALLOWED: &[(&str, &[&str])] = &[
     ("nn", &["shogi", "eval", "fileio"]),
     // `search::bench` plays with `nn::engine_evaluator`, what the engine plays with.
     ("search", &["shogi", "eval", "nn", "memory"]),
+    // The player seam: the trait over the search's types and the factory of its implementations.
+    ("player", &["shogi", "eval", "search"]),
     // The tuner plays matches (`matches`) over the search's parameters (`search`).
     ("tune", &["shogi", "fileio", "search", "matches", "plot"]),
 ];

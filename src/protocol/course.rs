@@ -7,8 +7,9 @@ use std::collections::VecDeque;
 use std::io::{self, BufRead, Write};
 use std::time::Duration;
 
+use crate::player::{self, Player, new_player};
 use crate::protocol::usi::evaluator;
-use crate::search::{Limits, SearchControl, SearchOptions, Searcher};
+use crate::search::{Limits, SearchControl, SearchOptions};
 use crate::shogi::display;
 use crate::shogi::{Color, Game, GameStatus, Move, PieceKind, Position};
 
@@ -169,7 +170,7 @@ pub fn play_course(
 
 /// Our moves from the engine's search, under a fixed time or depth per move.
 pub struct SearchChooser {
-    searcher: Searcher,
+    player: Box<dyn Player>,
     movetime: Duration,
     depth: Option<u32>,
     /// Report each search on stderr (with `--show`).
@@ -185,7 +186,7 @@ impl MoveChooser for SearchChooser {
             ..Limits::default()
         };
         let control = SearchControl::default();
-        let result = self.searcher.search(game, &limits, &control, &mut |_| {});
+        let result = self.player.search(game, &limits, &control, &mut |_| {});
         if self.verbose {
             eprintln!(
                 "search: depth {}, score {:?}, {} nodes",
@@ -214,6 +215,9 @@ pub struct PlayArgs {
     /// Network weights for the evaluation (default: the built-in evaluation).
     #[arg(long, value_name = "FILE")]
     pub eval_file: Option<String>,
+    /// Which player searches (`alphabeta`, the only one so far).
+    #[arg(long, value_name = "NAME", default_value = player::ALPHABETA)]
+    pub search: String,
     /// Draw the board on standard error after each move.
     #[arg(long)]
     pub show: bool,
@@ -224,15 +228,14 @@ pub fn run(args: &PlayArgs) -> Result<(), String> {
         .ok()
         .filter(|t| !t.is_zero())
         .ok_or_else(|| format!("--movetime {} is not a positive time", args.movetime))?;
-    let mut searcher = Searcher::new(SearchOptions {
-        ..SearchOptions::default()
-    });
-    searcher.set_evaluator(match &args.eval_file {
+    let mut player =
+        new_player(&args.search, SearchOptions::default()).map_err(|e| format!("--search: {e}"))?;
+    player.set_evaluator(match &args.eval_file {
         Some(path) => evaluator::load(path)?.evaluator,
         None => evaluator::builtin().evaluator,
     });
     let mut chooser = SearchChooser {
-        searcher,
+        player,
         movetime,
         depth: args.depth,
         verbose: args.show,

@@ -1,7 +1,8 @@
 //! The USI protocol: the command loop and the session state it drives.
 //!
 //! The loop reads standard input on the calling thread; each `go` runs on a search thread of
-//! its own, so `stop`, `ponderhit` and `isready` are answered while it searches. Every line goes
+//! its own (`usi/search_thread.rs`, which lends it the session's `player::Player`), so `stop`,
+//! `ponderhit` and `isready` are answered while it searches. Every line goes
 //! out through [`Output`], whole. Bad input is answered with `info string error: …` and changes
 //! nothing; a `go` with bad parameters still searches with the rest, so that every `go` gets
 //! its `bestmove`. Whatever is slow to set up (the hash table, the threads' memory, a weights
@@ -14,30 +15,28 @@ mod input;
 mod options;
 mod output;
 mod report;
+mod search_thread;
 mod uci;
 
 use std::io::{self, BufRead};
-use std::panic::{AssertUnwindSafe, catch_unwind};
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex, mpsc};
-use std::thread::{self, JoinHandle};
-use std::time::{Duration, Instant};
+use std::sync::Arc;
+use std::thread;
+use std::time::Instant;
 
 use crate::eval::Evaluator;
 use crate::fileio;
+use crate::player::{Player, new_player};
 use crate::search::params_file;
-use crate::search::{
-    ClockLimits, Limits, SearchControl, SearchEvent, SearchOptions, Searcher, THREAD_STACK, bench,
-    time,
-};
+use crate::search::{SearchOptions, bench, mate_search};
 use crate::shogi::game::Game;
-use crate::shogi::{Color, Move, Position, perft_until};
+use crate::shogi::{Color, Move, Position};
 
 use book::SessionBook;
 use command::{Command, GoCommand, GoSearch, MateLimit, StartPosition, parse_command, quoted};
 use input::{InputLine, LineReader, MAX_LINE_BYTES};
 use options::{Setting, Strength, UsiOptions};
 pub use output::Output;
+use search_thread::{Job, SearchThread};
 
 const ENGINE_NAME: &str = "minishogi-engine";
 const ENGINE_AUTHOR: &str = "the minishogi-engine developers";
@@ -118,80 +117,6 @@ enum Flow {
     Quit,
 }
 
-/// A search or mate search running on its own thread.
-struct RunningSearch {
-    control: Arc<SearchControl>,
-    /// Set, under the output lock, just before the final line is written: once the GUI has
-    /// seen `bestmove`, the next command finds the search finished.
-    finished: Arc<AtomicBool>,
-    handle: JoinHandle<Option<Searcher>>,
-}
-
-impl RunningSearch {
-    fn is_finished(&self) -> bool {
-        self.finished.load(Ordering::SeqCst)
-    }
-
-    fn wake(&self) {
-        self.handle.thread().unpark();
-    }
-}
-
-/// How long past its hard time limit a search may stay silent before the watchdog answers for
-/// it: the search stops itself at the limit, but a loaded machine may not run its thread then.
-const WATCHDOG_GRACE: Duration = Duration::from_millis(4);
-
-/// Answers for a search that is still silent at `deadline` (its thread not scheduled on a
-/// loaded machine): sends the best move of its last completed iteration, kept in `latest`.
-/// A sleeping thread woken by a timer is run promptly, ahead of busy ones.
-fn watch_deadline(deadline: Instant, finisher: Finisher, latest: Arc<Mutex<Option<String>>>) {
-    let spawned = thread::Builder::new()
-        .name("deadline".to_string())
-        .spawn(move || {
-            while let Some(left) = deadline.checked_duration_since(Instant::now()) {
-                if finisher.is_finished() {
-                    return;
-                }
-                thread::park_timeout(left);
-            }
-            if let Some(line) = lock(&latest).clone() {
-                if !finisher.is_finished() {
-                    log::warn!("the search missed its deadline; answering with its last move");
-                }
-                finisher.finish(&line);
-            }
-        });
-    if let Err(e) = spawned {
-        log::warn!("cannot start the deadline watchdog: {e}");
-    }
-}
-
-fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
-    mutex
-        .lock()
-        .unwrap_or_else(|poisoned| poisoned.into_inner())
-}
-
-/// Sends a search's final line (`bestmove`, `checkmate`, …) exactly once, marking the search
-/// finished under the output lock first: once the GUI has read it, the next command finds the
-/// search over.
-#[derive(Clone)]
-struct Finisher {
-    out: Output,
-    finished: Arc<AtomicBool>,
-}
-
-impl Finisher {
-    fn finish(&self, line: &str) {
-        self.out
-            .line_if(|| !self.finished.swap(true, Ordering::SeqCst), line);
-    }
-
-    fn is_finished(&self) -> bool {
-        self.finished.load(Ordering::SeqCst)
-    }
-}
-
 struct Session {
     out: Output,
     options: UsiOptions,
@@ -204,14 +129,15 @@ struct Session {
     /// `usinewgame` asked for a clean hash table; `isready` zeroes it.
     clear_hash_at_ready: bool,
     /// The strength options (`Skill_Level`, `USI_LimitStrength`, `USI_Elo`, `Skill_Seed`);
-    /// the searcher's `skill` follows them.
+    /// the player's `skill` follows them.
     strength: Strength,
     /// The seed of the weakened levels' choices while `Skill_Seed` is 0: drawn at start, so
     /// that games differ from one session to the next.
     session_seed: u64,
-    /// `None` only while a search thread holds it (then `search` is `Some`).
-    searcher: Option<Searcher>,
-    search: Option<RunningSearch>,
+    /// Which player the USI option `Search` chose (`player::new_player`'s names).
+    search_name: &'static str,
+    /// The player, idle or lent to a running search.
+    search: SearchThread,
     /// The opening book and its options.
     book: SessionBook,
 }
@@ -224,11 +150,16 @@ impl Session {
         let evaluator = builtin.evaluator;
         let session_seed = rand::random::<u64>();
         let strength = Strength::new(session_seed);
-        let mut searcher = Searcher::new(SearchOptions {
-            skill: strength.skill(),
-            ..defaults
-        });
-        searcher.set_evaluator(evaluator.clone());
+        let search_name = crate::player::ALPHABETA;
+        let mut player = new_player(
+            search_name,
+            SearchOptions {
+                skill: strength.skill(),
+                ..defaults
+            },
+        )
+        .expect("the default search is known");
+        player.set_evaluator(evaluator.clone());
         Session {
             out,
             options,
@@ -239,8 +170,8 @@ impl Session {
             clear_hash_at_ready: false,
             strength,
             session_seed,
-            searcher: Some(searcher),
-            search: None,
+            search_name,
+            search: SearchThread::new(player),
             book: SessionBook::new(),
         }
     }
@@ -288,7 +219,7 @@ impl Session {
             Command::Position { start, moves } => self.position(start, &moves),
             Command::Go(go) => self.go(go, received),
             Command::Stop => self.stop_search(),
-            Command::PonderHit => self.ponderhit(),
+            Command::PonderHit => self.search.ponderhit(&self.out),
             Command::GameOver(_) => self.stop_search(),
             Command::Quit => return Flow::Quit,
             Command::Display => self.display(),
@@ -321,19 +252,19 @@ impl Session {
     }
 
     fn is_searching(&self) -> bool {
-        self.search.as_ref().is_some_and(|s| !s.is_finished())
+        self.search.is_searching()
     }
 
-    /// The searcher, once any search thread has handed it back; `None` (after an error line
+    /// The player, once any search thread has handed it back; `None` (after an error line
     /// naming `what`) while a search is still running.
-    fn idle_searcher(&mut self, what: &str) -> Option<&mut Searcher> {
+    fn idle_player(&mut self, what: &str) -> Option<&mut dyn Player> {
         if self.is_searching() {
             self.out
                 .error(format!("{what}: a search is running; send stop first"));
             return None;
         }
         self.stop_search();
-        self.searcher.as_mut()
+        self.search.player()
     }
 
     /// A new game: the history heuristics go at once; the hash table is zeroed at the next
@@ -341,8 +272,8 @@ impl Session {
     /// and some GUIs send `go` right after `usinewgame`. (A search that comes first uses the
     /// old entries, aged.)
     fn usinewgame(&mut self) {
-        if let Some(searcher) = self.idle_searcher("usinewgame") {
-            searcher.clear_heuristics();
+        if let Some(player) = self.idle_player("usinewgame") {
+            player.clear_heuristics();
             self.clear_hash_at_ready = true;
             self.game = new_game(Position::startpos(), self.game.max_plies());
         }
@@ -353,10 +284,10 @@ impl Session {
             Ok(setting) => setting,
             Err(e) => return self.out.error(format!("setoption: {e}")),
         };
-        let Some(searcher) = self.idle_searcher("setoption") else {
+        let Some(player) = self.idle_player("setoption") else {
             return;
         };
-        let options = searcher.options_mut();
+        let options = player.options_mut();
         match setting {
             Setting::HashMb(mb) => {
                 options.hash_mb = mb;
@@ -370,8 +301,8 @@ impl Session {
                          would only slow the search and delay its answers)"
                     ));
                 }
-                if let Some(searcher) = self.searcher.as_mut() {
-                    searcher.options_mut().threads = n.min(cores);
+                if let Some(player) = self.search.player() {
+                    player.options_mut().threads = n.min(cores);
                 }
                 self.allocate(false);
             }
@@ -428,6 +359,7 @@ impl Session {
                 Err(e) => self.out.error(format!("setoption BookFile: {e}")),
             },
             Setting::EvalFile(path) => self.set_eval_file(path),
+            Setting::Search(name) => self.set_search(name),
             Setting::ParamsFile(path) => match load_params_file(&path) {
                 Ok(params) => {
                     options.params = params;
@@ -444,15 +376,40 @@ impl Session {
         }
     }
 
+    /// `Search`: the player of that name takes over with the session's options and evaluator;
+    /// naming the current one keeps it (and what it has learnt). A name the factory refuses
+    /// keeps the current player.
+    fn set_search(&mut self, name: &'static str) {
+        let Some(current) = self.search.player() else {
+            return;
+        };
+        if current.name() == name {
+            return;
+        }
+        match new_player(name, current.options().clone()) {
+            Ok(mut player) => {
+                player.set_evaluator(self.evaluator.clone());
+                self.search.set_player(player);
+                self.search_name = name;
+                self.out.note(format!("Search: {name}"));
+                self.allocate(false);
+            }
+            Err(e) => self.out.error(format!(
+                "setoption Search: {e}; keeping {}",
+                self.search_name
+            )),
+        }
+    }
+
     /// Takes the strength options `strength` and says what they make of the search.
     fn set_strength(&mut self, strength: Strength) {
         let changed = strength.skill().params() != self.strength.skill().params();
         self.strength = strength;
-        let Some(searcher) = self.searcher.as_mut() else {
+        let Some(player) = self.search.player() else {
             return;
         };
         let skill = strength.skill();
-        searcher.options_mut().skill = skill;
+        player.options_mut().skill = skill;
         if !changed {
             return;
         }
@@ -479,11 +436,11 @@ impl Session {
     /// first search; a hash size that cannot be had is cut down, not fatal. With `report_hash`,
     /// says what the table holds.
     fn allocate(&mut self, report_hash: bool) {
-        let Some(searcher) = self.searcher.as_mut() else {
+        let Some(player) = self.search.player() else {
             return;
         };
-        searcher.allocate();
-        let (requested, held) = (searcher.options().hash_mb, searcher.hash_size_mb());
+        player.allocate();
+        let (requested, held) = (player.options().hash_mb, player.hash_size_mb());
         if report_hash && held < requested {
             self.out.note(format!(
                 "USI_Hash: {requested} MB cannot be had; using {held} MB"
@@ -499,16 +456,16 @@ impl Session {
     fn isready(&mut self) {
         if !self.is_searching() {
             self.stop_search();
-            if let Some(searcher) = self.searcher.as_mut() {
-                searcher.allocate();
+            if let Some(player) = self.search.player() {
+                player.allocate();
                 if std::mem::take(&mut self.clear_hash_at_ready) {
-                    searcher.clear();
+                    player.clear();
                 }
                 if self.report_setup {
-                    let threads = searcher.options().threads;
+                    let threads = player.options().threads;
                     self.out.note(format!(
                         "ready: hash {} MB, {threads} thread{}, evaluation by {}, {}",
-                        searcher.hash_size_mb(),
+                        player.hash_size_mb(),
                         if threads == 1 { "" } else { "s" },
                         self.evaluator_description,
                         self.book.summary()
@@ -530,8 +487,8 @@ impl Session {
         match loaded {
             Ok(loaded) => {
                 self.evaluator = loaded.evaluator;
-                if let Some(searcher) = self.searcher.as_mut() {
-                    searcher.set_evaluator(self.evaluator.clone());
+                if let Some(player) = self.search.player() {
+                    player.set_evaluator(self.evaluator.clone());
                 }
                 self.out
                     .note(format!("EvalFile: evaluating by {}", loaded.description));
@@ -584,7 +541,7 @@ impl Session {
         for warning in &go.warnings {
             self.out.error(warning);
         }
-        if self.idle_searcher("go").is_none() {
+        if self.idle_player("go").is_none() {
             return;
         }
         let root = self.game.position().clone();
@@ -598,69 +555,32 @@ impl Session {
                 MateLimit::Infinite => None,
             };
             let fallback = "checkmate timeout".to_string();
-            self.spawn_search(false, false, fallback, move |searcher, control, _, _| {
-                let result = searcher.mate_search(&root, time, control);
+            let job: Job = Box::new(move |_, control, _, _| {
+                let result = mate_search(&root, time, control);
                 Some(report::checkmate_line(&root, &result))
             });
-            return;
+            return self.search.spawn(&self.out, false, false, fallback, job);
         }
         let params = go.search;
-        let mut limits = limits(&params, root.side_to_move(), received);
+        let mut limits = params.limits(root.side_to_move(), received);
         limits.searchmoves = self.searchmoves(&root, &params.searchmoves);
+        let (ponder, infinite) = (params.ponder, params.infinite);
         if let Some(answer) = self.book.answer(&self.game, &limits.searchmoves) {
             // Answered at once; like any bestmove it waits for stop (infinite) or ponderhit.
             self.out.note(answer.note);
             let line = answer.bestmove;
             let fallback = line.clone();
-            self.spawn_search(
-                params.ponder,
-                params.infinite,
-                fallback,
-                move |_, _, _, _| Some(line),
-            );
-            return;
+            let job: Job = Box::new(move |_, _, _, _| Some(line));
+            return self
+                .search
+                .spawn(&self.out, ponder, infinite, fallback, job);
         }
-        let game = self.game.clone();
         let fallback = report::fallback_bestmove_line(&root);
-        // When the answer is due at the latest (not while pondering or infinite).
-        let deadline = match (params.ponder || params.infinite, &self.searcher) {
-            (false, Some(searcher)) => time::budget(&limits, searcher.options().move_overhead)
-                .map(|budget| received + budget.maximum + WATCHDOG_GRACE),
-            _ => None,
-        };
-        self.spawn_search(
-            params.ponder,
-            params.infinite,
-            fallback,
-            move |searcher, control, out, finisher| {
-                // Resigning still waits for stop or ponderhit, like any bestmove.
-                if !root.has_legal_move() {
-                    return Some("bestmove resign".to_string());
-                }
-                log::debug!("go: search starts {:?} after the go", received.elapsed());
-                let latest = Arc::new(Mutex::new(None));
-                if let Some(deadline) = deadline {
-                    watch_deadline(deadline, finisher.clone(), latest.clone());
-                }
-                let result = searcher.search(&game, &limits, control, &mut |event| {
-                    match event {
-                        SearchEvent::Finished(result) => {
-                            log::debug!("go: bestmove {:?} after the go", received.elapsed());
-                            finisher.finish(&report::bestmove_line(&root, result));
-                        }
-                        SearchEvent::Iteration(info) if info.multipv == 1 => {
-                            *lock(&latest) = report::bestmove_from_pv(&root, &info.pv);
-                        }
-                        _ => {}
-                    }
-                    if let Some(line) = report::event_line(&root, event) {
-                        out.line(&line);
-                    }
-                });
-                // Already sent with `Finished`, unless the search ended without one.
-                Some(report::bestmove_line(&root, &result))
-            },
-        );
+        // Timed: the answer has a deadline (not while pondering or infinite).
+        let job =
+            search_thread::search_job(self.game.clone(), limits, !(ponder || infinite), received);
+        self.search
+            .spawn(&self.out, ponder, infinite, fallback, job);
     }
 
     /// The legal moves among `go searchmoves …`; each other one is reported and left out.
@@ -682,110 +602,21 @@ impl Session {
         moves
     }
 
-    /// Starts `job` on a search thread with the searcher. `job` sends its final line through
-    /// the [`Finisher`] as soon as it may (a search does so before waiting for its helper
-    /// threads), or returns it; a returned line waits for `stop` or `ponderhit` when `infinite`
-    /// or pondering, as USI requires. Should the job panic before its final line, `fallback`
-    /// is sent instead so the GUI is never left waiting.
-    fn spawn_search(
-        &mut self,
-        ponder: bool,
-        infinite: bool,
-        fallback: String,
-        job: impl FnOnce(&mut Searcher, &SearchControl, &Output, &Finisher) -> Option<String>
-        + Send
-        + 'static,
-    ) {
-        let Some(searcher) = self.searcher.take() else {
-            return self.out.error("internal: the searcher is missing");
-        };
-        let control = Arc::new(SearchControl::default());
-        control.ponder.store(ponder, Ordering::SeqCst);
-        let finished = Arc::new(AtomicBool::new(false));
-        // The searcher goes over a channel once the thread exists, so a failed spawn keeps it.
-        let (send_searcher, receive_searcher) = mpsc::channel::<Searcher>();
-        let thread_control = control.clone();
-        let finisher = Finisher {
-            out: self.out.clone(),
-            finished: finished.clone(),
-        };
-        let out = self.out.clone();
-        let spawned = thread::Builder::new()
-            .name("search".to_string())
-            // The search's main worker runs on this thread.
-            .stack_size(THREAD_STACK)
-            .spawn(move || {
-                // The session sends the searcher right after spawning; without it, nothing to do.
-                let mut searcher = receive_searcher.recv().ok()?;
-                let control = &*thread_control;
-                let run = AssertUnwindSafe(|| job(&mut searcher, control, &out, &finisher));
-                let line = catch_unwind(run).unwrap_or_else(|_| {
-                    out.error("the search failed (see the log); answering with a fallback");
-                    searcher.clear();
-                    Some(fallback)
-                });
-                if let Some(line) = line.filter(|_| !finisher.is_finished()) {
-                    while !control.stop.load(Ordering::SeqCst)
-                        && (infinite || control.ponder.load(Ordering::SeqCst))
-                    {
-                        thread::park_timeout(Duration::from_millis(10));
-                    }
-                    finisher.finish(&line);
-                }
-                Some(searcher)
-            });
-        match spawned {
-            Ok(handle) => match send_searcher.send(searcher) {
-                Ok(()) => {
-                    self.search = Some(RunningSearch {
-                        control,
-                        finished,
-                        handle,
-                    })
-                }
-                Err(mpsc::SendError(searcher)) => {
-                    self.searcher = Some(searcher);
-                    self.out.error("cannot start the search thread");
-                }
-            },
-            Err(e) => {
-                self.searcher = Some(searcher);
-                self.out
-                    .error(format!("cannot start the search thread: {e}"));
-            }
-        }
-    }
-
-    /// Stops a running search (its final line is sent) and takes the searcher back.
+    /// Stops a running search (its final line is sent) and takes the player back.
     fn stop_search(&mut self) {
-        let Some(search) = self.search.take() else {
-            return;
-        };
-        search.control.stop.store(true, Ordering::SeqCst);
-        search.wake();
-        self.searcher = Some(match search.handle.join() {
-            Ok(Some(searcher)) => searcher,
-            _ => {
-                // Unreachable in practice: the thread catches the search's panics.
-                self.out
-                    .error("the search thread died; starting a fresh searcher");
-                let mut searcher = Searcher::new(SearchOptions::default());
-                searcher.set_evaluator(self.evaluator.clone());
-                searcher
-            }
-        });
+        if !self.search.stop() {
+            self.out
+                .error("the search thread died; starting a fresh searcher");
+            self.search.set_player(self.fresh_player());
+        }
     }
 
-    fn ponderhit(&mut self) {
-        match &self.search {
-            Some(search)
-                if !search.is_finished() && search.control.ponder.load(Ordering::SeqCst) =>
-            {
-                search.control.ponder.store(false, Ordering::SeqCst);
-                search.wake();
-            }
-            _ => self.out.error("ponderhit: no search is pondering"),
-        }
+    /// A player of the session's kind with the default options and the session's evaluator.
+    fn fresh_player(&self) -> Box<dyn Player> {
+        let mut player = new_player(self.search_name, SearchOptions::default())
+            .expect("the session's search is known");
+        player.set_evaluator(self.evaluator.clone());
+        player
     }
 
     fn display(&self) {
@@ -822,13 +653,13 @@ impl Session {
     /// (hash and threads excepted), off the input
     /// loop like a search; the last line is `engine bench`'s (`Bench: N nodes M nps`).
     fn bench(&mut self, depth: Option<u32>) {
-        let Some(searcher) = self.idle_searcher("bench") else {
+        let Some(player) = self.idle_player("bench") else {
             return;
         };
-        let options = searcher.options().clone();
+        let options = player.options().clone();
         let evaluator = self.evaluator.clone();
         let fallback = "Bench: failed".to_string();
-        self.spawn_search(false, false, fallback, move |_, control, _, _| {
+        let job: Job = Box::new(move |_, control, _, _| {
             Some(
                 match bench::run_bench_until(depth, evaluator, &options, control) {
                     Some(result) => result.to_string(),
@@ -836,47 +667,20 @@ impl Session {
                 },
             )
         });
+        self.search.spawn(&self.out, false, false, fallback, job);
     }
 
     /// `perft N` / `go perft N`: leaf counts per root move, then `Nodes searched: N` as
     /// Fairy-Stockfish prints it. It runs like a search, off the input loop: `isready` is
     /// answered meanwhile, and `stop` or `quit` end it (with the partial count).
     fn perft(&mut self, depth: u32) {
-        if self.idle_searcher("perft").is_none() {
+        if self.idle_player("perft").is_none() {
             return;
         }
-        let mut pos = self.game.position().clone();
+        let pos = self.game.position().clone();
         let fallback = "Nodes searched: 0".to_string();
-        self.spawn_search(false, false, fallback, move |_, control, out, _| {
-            let start = Instant::now();
-            let moves = if depth == 0 {
-                Default::default()
-            } else {
-                pos.legal_moves()
-            };
-            let mut total: u64 = if depth == 0 { 1 } else { 0 };
-            for (done, &mv) in moves.iter().enumerate() {
-                let undo = pos.make_move(mv);
-                let count = perft_until(&mut pos, depth - 1, &control.stop);
-                pos.unmake_move(mv, undo);
-                let Some(count) = count else {
-                    out.note(format!(
-                        "perft stopped: {done} of {} root moves counted",
-                        moves.len()
-                    ));
-                    break;
-                };
-                out.line(&format!("{mv}: {count}"));
-                total += count;
-            }
-            let elapsed = start.elapsed();
-            out.note(format!(
-                "perft {depth}: {total} nodes in {} ms ({:.0} nodes/s)",
-                elapsed.as_millis(),
-                total as f64 / elapsed.as_secs_f64().max(1e-6)
-            ));
-            Some(format!("Nodes searched: {total}"))
-        });
+        let job = search_thread::perft_job(pos, depth);
+        self.search.spawn(&self.out, false, false, fallback, job);
     }
 }
 
@@ -884,33 +688,6 @@ fn new_game(start: Position, max_plies: Option<u32>) -> Game {
     let mut game = Game::new(start);
     game.set_max_plies(max_plies);
     game
-}
-
-/// The search limits of a `go` that arrived at `received`: the clock of the side to move,
-/// when any clock value was sent.
-fn limits(go: &GoSearch, side: Color, received: Instant) -> Limits {
-    let (remaining, increment) = match side {
-        Color::Sente => (go.btime, go.binc),
-        Color::Gote => (go.wtime, go.winc),
-    };
-    let any_clock = [go.btime, go.wtime, go.binc, go.winc, go.byoyomi]
-        .iter()
-        .any(Option::is_some);
-    Limits {
-        depth: go.depth,
-        nodes: go.nodes,
-        soft_nodes: None,
-        movetime: go.movetime,
-        clock: any_clock.then(|| ClockLimits {
-            remaining: remaining.unwrap_or_default(),
-            increment: increment.unwrap_or_default(),
-            byoyomi: go.byoyomi.unwrap_or_default(),
-            moves_to_go: go.movestogo,
-        }),
-        infinite: go.infinite,
-        searchmoves: Vec::new(),
-        start: Some(received),
-    }
 }
 
 fn color_name(color: Color) -> &'static str {

@@ -222,6 +222,13 @@ impl Searcher {
         time: Option<Duration>,
         control: &SearchControl,
     ) -> MateResult {
-        mate::solve(pos, time, control)
+        mate_search(pos, time, control)
     }
+}
+
+/// `go mate`: proves or refutes a mate by continuous checks from `pos` (side to move
+/// attacks), with iterative deepening so that the mate found is the shortest. It needs no
+/// searcher: every player's `go mate` is this one.
+pub fn mate_search(pos: &Position, time: Option<Duration>, control: &SearchControl) -> MateResult {
+    mate::solve(pos, time, control)
 }

@@ -19,12 +19,12 @@ use rayon::prelude::*;
 
 use crate::book::format::{Book, BookEntry, BookMove, position_key};
 use crate::eval::Evaluator;
+use crate::player::{ALPHABETA, new_player};
 use crate::search::score::to_stored;
 use crate::search::{
-    Limits, ScoreBound, SearchControl, SearchEvent, SearchInfo, SearchOptions, Searcher,
-    THREAD_STACK,
+    Limits, ScoreBound, SearchControl, SearchEvent, SearchInfo, SearchOptions, THREAD_STACK,
 };
-use crate::shogi::Position;
+use crate::shogi::{Game, Position};
 
 /// What a book search does, besides its roots.
 #[derive(Clone, Debug)]
@@ -50,12 +50,13 @@ pub fn search_lines(
     evaluator: &Arc<dyn Evaluator>,
 ) -> Vec<SearchInfo> {
     // A fresh searcher: nothing of another position's search may change this one's result.
-    let mut searcher = Searcher::new(SearchOptions {
+    let options = SearchOptions {
         hash_mb: settings.hash_mb,
         threads: 1,
         multipv: settings.width,
         ..SearchOptions::default()
-    });
+    };
+    let mut searcher = new_player(ALPHABETA, options).expect("the default search is known");
     searcher.set_evaluator(evaluator.clone());
     let limits = Limits {
         nodes: Some(settings.nodes),
@@ -64,7 +65,9 @@ pub fn search_lines(
     let expected = settings.width.min(pos.legal_moves().len());
     let mut current: Vec<SearchInfo> = Vec::new();
     let mut complete: Vec<SearchInfo> = Vec::new();
-    searcher.search_position(pos, &limits, &SearchControl::default(), &mut |event| {
+    // A game of one position: no history, no ply limit.
+    let game = Game::new(pos.clone());
+    searcher.search(&game, &limits, &SearchControl::default(), &mut |event| {
         let SearchEvent::Iteration(info) = event else {
             return;
         };

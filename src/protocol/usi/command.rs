@@ -4,11 +4,12 @@
 //! an option value makes sense is judged by the session, which knows the position and options.
 
 use std::fmt;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use nom::IResult;
 
-use crate::shogi::MAX_PERFT_DEPTH;
+use crate::search::{ClockLimits, Limits};
+use crate::shogi::{Color, MAX_PERFT_DEPTH};
 use nom::bytes::complete::take_till1;
 use nom::character::complete::multispace0;
 use nom::combinator::{eof, opt, rest, verify};
@@ -89,6 +90,35 @@ pub struct GoSearch {
     /// `searchmoves`: the root moves to consider, as sent (checked against the position by
     /// the session).
     pub searchmoves: Vec<String>,
+}
+
+impl GoSearch {
+    /// The search limits of a `go` that arrived at `received`: the clock of the side to move,
+    /// when any clock value was sent.
+    pub fn limits(&self, side: Color, received: Instant) -> Limits {
+        let (remaining, increment) = match side {
+            Color::Sente => (self.btime, self.binc),
+            Color::Gote => (self.wtime, self.winc),
+        };
+        let any_clock = [self.btime, self.wtime, self.binc, self.winc, self.byoyomi]
+            .iter()
+            .any(Option::is_some);
+        Limits {
+            depth: self.depth,
+            nodes: self.nodes,
+            soft_nodes: None,
+            movetime: self.movetime,
+            clock: any_clock.then(|| ClockLimits {
+                remaining: remaining.unwrap_or_default(),
+                increment: increment.unwrap_or_default(),
+                byoyomi: self.byoyomi.unwrap_or_default(),
+                moves_to_go: self.movestogo,
+            }),
+            infinite: self.infinite,
+            searchmoves: Vec::new(),
+            start: Some(received),
+        }
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

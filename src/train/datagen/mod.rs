@@ -22,7 +22,8 @@ use std::time::Instant;
 use crate::eval::Evaluator;
 use crate::matches::openings::{Opening, load_openings};
 use crate::nn::{self, NetworkEvaluator};
-use crate::search::{SearchOptions, Searcher, THREAD_STACK};
+use crate::player::{self, new_player};
+use crate::search::{SearchOptions, THREAD_STACK};
 use format::{GameSettings, ShardHeader, ShardWriter};
 
 #[derive(clap::Args, Debug, Clone)]
@@ -77,6 +78,10 @@ pub struct DatagenArgs {
     /// Games played at the same time (0 = all cores).
     #[arg(long, default_value_t = 0)]
     pub threads: usize,
+    /// Which player searches (`alphabeta`, the only one so far). Not in the shard's header:
+    /// continue a shard with the player that began it.
+    #[arg(long, value_name = "NAME", default_value = player::ALPHABETA)]
+    pub search: String,
     /// Transposition table of each game's searcher, MiB.
     #[arg(long, default_value_t = 8)]
     pub hash: u32,
@@ -156,6 +161,8 @@ fn check_args(args: &DatagenArgs) -> Result<Target, String> {
     if args.hash == 0 || args.hash > 4096 {
         return Err(format!("--hash {} must be 1 to 4096 MiB", args.hash));
     }
+    // Refused before any file is touched.
+    player::known_name(&args.search).map_err(|e| format!("--search: {e}"))?;
     if args.adjudicate_score < 0 || args.max_opening_score < 0 {
         return Err("--adjudicate-score and --max-opening-score cannot be negative".into());
     }
@@ -276,12 +283,15 @@ pub fn run(args: &DatagenArgs) -> Result<DatagenReport, String> {
                 std::thread::Builder::new()
                     .stack_size(THREAD_STACK)
                     .spawn_scoped(scope, move || {
-                        let mut searcher = Searcher::new(SearchOptions {
+                        let options = SearchOptions {
                             hash_mb: header.settings.hash_mb as usize,
                             threads: 1,
                             ..SearchOptions::default()
-                        });
-                        searcher.set_evaluator(evaluator);
+                        };
+                        // Known: `check_args` tried the name.
+                        let mut player =
+                            new_player(&args.search, options).expect("the search was checked");
+                        player.set_evaluator(evaluator);
                         while !abort.load(Ordering::Relaxed) {
                             let index = next_index.fetch_add(1, Ordering::Relaxed);
                             if let Target::Games(n) = target
@@ -291,7 +301,7 @@ pub fn run(args: &DatagenArgs) -> Result<DatagenReport, String> {
                             }
                             let seed = game_seed(header, index);
                             let game = play::play_game(
-                                &mut searcher,
+                                &mut *player,
                                 &header.settings,
                                 openings,
                                 index,

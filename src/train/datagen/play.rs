@@ -1,6 +1,6 @@
 //! One self-play game of `engine datagen`: an opening with random plies, then the full search
 //! at a node budget for both sides, every searched position recorded, decided games adjudicated.
-//! A game depends only on its seed, the settings and the network: the searcher starts each game
+//! A game depends only on its seed, the settings and the network: the player starts each game
 //! empty and searches with one thread and node limits, so any machine plays the same game.
 
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -10,8 +10,9 @@ use rand::{Rng, SeedableRng};
 
 use super::format::{Ending, GameRecord, GameSettings, PositionRecord};
 use crate::matches::openings::Opening;
+use crate::player::Player;
 use crate::search::score::to_stored;
-use crate::search::{Limits, Score, SearchControl, SearchResult, Searcher};
+use crate::search::{Limits, Score, SearchControl, SearchResult};
 use crate::shogi::random::play_random_moves;
 use crate::shogi::{Color, Game, GameStatus};
 use crate::train::packed::PackedPosition;
@@ -19,10 +20,10 @@ use crate::train::packed::PackedPosition;
 /// Draws of an opening before the last one is kept whatever its score.
 const OPENING_ATTEMPTS: u32 = 50;
 
-/// Plays game `index` (seeded by `seed`) with `searcher`. `openings` empty = the start position.
+/// Plays game `index` (seeded by `seed`) with `player`. `openings` empty = the start position.
 /// Returns `None` if `abort` was set meanwhile.
 pub fn play_game(
-    searcher: &mut Searcher,
+    player: &mut dyn Player,
     settings: &GameSettings,
     openings: &[Opening],
     index: u64,
@@ -36,8 +37,8 @@ pub fn play_game(
         ..Limits::default()
     };
     let control = SearchControl::default();
-    let search = |searcher: &mut Searcher, game: &Game| -> SearchResult {
-        searcher.search(game, &limits, &control, &mut |_| {})
+    let search = |player: &mut dyn Player, game: &Game| -> SearchResult {
+        player.search(game, &limits, &control, &mut |_| {})
     };
 
     // The opening: random plies from a drawn start, drawn again while the side to move's
@@ -59,8 +60,8 @@ pub fn play_game(
                 // Nothing but finished openings: an empty game record says so.
                 return Some(finish(index, &game, Vec::new(), None));
             }
-            searcher.clear();
-            let result = search(searcher, &game);
+            player.clear();
+            let result = search(player, &game);
             let balanced = match result.score {
                 Score::Cp(cp) => cp.abs() <= settings.max_opening_score,
                 Score::Mate(_) => false,
@@ -82,7 +83,7 @@ pub fn play_game(
         }
         let result = match first.take() {
             Some(result) => result,
-            None => search(searcher, &game),
+            None => search(player, &game),
         };
         let pos = game.position();
         let mover = pos.side_to_move();
@@ -188,14 +189,16 @@ mod tests {
 
     #[test]
     fn a_game_is_a_chain_of_searched_moves_with_a_consistent_result() {
-        let mut searcher = Searcher::new(SearchOptions {
+        let options = SearchOptions {
             hash_mb: 1,
             ..SearchOptions::default()
-        });
-        searcher.set_evaluator(crate::nn::engine_evaluator());
+        };
+        let mut player = crate::player::new_player(crate::player::ALPHABETA, options).unwrap();
+        player.set_evaluator(crate::nn::engine_evaluator());
+        let searcher = &mut *player;
         let abort = AtomicBool::new(false);
         for seed in 0..4 {
-            let game = play_game(&mut searcher, &settings(), &[], seed, seed, &abort).unwrap();
+            let game = play_game(searcher, &settings(), &[], seed, seed, &abort).unwrap();
             assert_eq!(game.index, seed);
             assert!(!game.positions.is_empty());
             // After the random plies, each position follows from the last by its best move.
@@ -238,12 +241,12 @@ mod tests {
                 Ending::MaxPlies => assert_eq!(game.winner, None),
             }
             // The same seed plays the same game, whatever the searcher did before.
-            let again = play_game(&mut searcher, &settings(), &[], seed, seed, &abort).unwrap();
+            let again = play_game(searcher, &settings(), &[], seed, seed, &abort).unwrap();
             assert_eq!(again, game);
         }
         // An abort ends a game without a record.
         abort.store(true, std::sync::atomic::Ordering::Relaxed);
-        assert!(play_game(&mut searcher, &settings(), &[], 9, 9, &abort).is_none());
+        assert!(play_game(searcher, &settings(), &[], 9, 9, &abort).is_none());
     }
 
     fn other(side: Side) -> Side {

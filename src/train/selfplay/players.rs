@@ -8,7 +8,8 @@ use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
 
 use crate::nn::{self, Features};
-use crate::search::{Limits, SearchControl, SearchOptions, Searcher};
+use crate::player::{self as search_player, Player as SearchPlayer, new_player};
+use crate::search::{Limits, SearchControl, SearchOptions};
 use crate::shogi::{Game, GameStatus, Move, Position};
 
 /// How moves are chosen.
@@ -171,12 +172,14 @@ pub(super) fn random_opening(game: &mut Game, random_plies: usize, rng: &mut Sma
 }
 
 /// A fresh searcher for `player`'s moves: its network, or the search's material evaluator.
-fn searcher_for(player: Player) -> Searcher {
-    let mut searcher = Searcher::new(SearchOptions {
+fn searcher_for(player: Player) -> Box<dyn SearchPlayer> {
+    let options = SearchOptions {
         hash_mb: SELFPLAY_HASH_MB,
         threads: 1,
         ..SearchOptions::default()
-    });
+    };
+    let mut searcher =
+        new_player(search_player::ALPHABETA, options).expect("the default search is known");
     if let Player::Net(evaluator) = player {
         searcher.set_evaluator(evaluator.clone());
     }
@@ -192,7 +195,7 @@ pub(super) fn play_out(
     policy: Policy,
     rng: &mut SmallRng,
 ) -> (Game, Vec<Position>) {
-    let mut searchers: Vec<Searcher> = if policy.depth > 0 {
+    let mut searchers: Vec<Box<dyn SearchPlayer>> = if policy.depth > 0 {
         players.iter().map(|&p| searcher_for(p)).collect()
     } else {
         Vec::new()
