@@ -501,14 +501,15 @@ mod tests {
         let mut clocks = Clocks::new([fast, clock]);
         clocks.charge(Color::Sente, Duration::from_millis(90));
         clocks.charge(Color::Gote, Duration::from_millis(5000));
-        // Sente's fixed time leaves no clock; gote's clock runs with its increment.
+        // Gote's clock runs with its increment (sente's fixed time leaves it no clock); sente is
+        // sent its fixed time alone, as byoyomi with empty clocks.
         assert_eq!(
             clocks.go_command(Color::Gote),
             "go btime 0 wtime 57000 binc 0 winc 2000"
         );
         assert_eq!(
             clocks.go_command(Color::Sente),
-            "go btime 0 wtime 57000 byoyomi 100"
+            "go btime 0 wtime 0 byoyomi 100"
         );
         assert_eq!(clocks.allowed(Color::Gote), Duration::from_secs(57));
     }
