@@ -429,7 +429,7 @@ impl App {
         if engine_to_move {
             if s.thinking != Some(node) {
                 self.ensure_opponent(s);
-                let go = s.go_line(side);
+                let go = s.go_line();
                 let position = s.position_line();
                 if let Some(slot) = &s.opponent {
                     slot.handle.send(Job::Search {

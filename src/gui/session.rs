@@ -10,7 +10,7 @@ use super::clock::Clock;
 use super::engine::{EngineHandle, Job, Score};
 use super::tree::Tree;
 use crate::records;
-use crate::shogi::{Color, EndReason, GameStatus, Position};
+use crate::shogi::{Color, GameStatus, Position};
 
 /// A game ended other than by the rules' verdict on the board.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -100,8 +100,8 @@ impl Session {
         }
         match self.tree.status() {
             GameStatus::Ongoing => None,
-            GameStatus::Win { winner, reason } => Some((Some(winner), reason_name(reason), ply)),
-            GameStatus::Draw(reason) => Some((None, reason_name(reason), ply)),
+            GameStatus::Win { winner, reason } => Some((Some(winner), reason.name(), ply)),
+            GameStatus::Draw(reason) => Some((None, reason.name(), ply)),
         }
     }
 
@@ -112,7 +112,7 @@ impl Session {
         }
         match self.tree.status() {
             GameStatus::Ongoing => None,
-            GameStatus::Win { reason, .. } | GameStatus::Draw(reason) => Some(reason_name(reason)),
+            GameStatus::Win { reason, .. } | GameStatus::Draw(reason) => Some(reason.name()),
         }
     }
 
@@ -130,8 +130,8 @@ impl Session {
         records::usi::position_command(game.start_position(), game.moves())
     }
 
-    /// The `go` line for the engine to move as `side`.
-    pub(super) fn go_line(&self, side: Color) -> String {
+    /// The `go` line for the engine to move.
+    pub(super) fn go_line(&self) -> String {
         match &self.clock {
             Some(clock) => {
                 let c = &clock.settings;
@@ -146,20 +146,9 @@ impl Session {
                 if c.byoyomi_ms > 0 || c.increment_ms == 0 {
                     go += &format!(" byoyomi {}", c.byoyomi_ms);
                 }
-                let _ = side;
                 go
             }
             None => format!("go movetime {}", self.movetime_ms),
         }
-    }
-}
-
-pub(super) fn reason_name(reason: EndReason) -> &'static str {
-    match reason {
-        EndReason::Checkmate => "checkmate",
-        EndReason::NoLegalMove => "no legal move",
-        EndReason::Repetition => "fourfold repetition",
-        EndReason::PerpetualCheck => "perpetual check",
-        EndReason::MaxPlies => "ply limit",
     }
 }

@@ -22,15 +22,22 @@ pub enum EndReason {
     MaxPlies,
 }
 
-impl fmt::Display for EndReason {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
+impl EndReason {
+    /// The reason in words, as reports, records and the GUI name it.
+    pub const fn name(self) -> &'static str {
+        match self {
             EndReason::Checkmate => "checkmate",
             EndReason::NoLegalMove => "no legal move",
             EndReason::Repetition => "fourfold repetition",
             EndReason::PerpetualCheck => "perpetual check",
             EndReason::MaxPlies => "ply limit",
-        })
+        }
+    }
+}
+
+impl fmt::Display for EndReason {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
     }
 }
 
