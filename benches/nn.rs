@@ -1,13 +1,19 @@
-//! Neural evaluator benchmarks: ns per evaluation (features included) for several shapes, and
+//! Neural evaluator benchmarks: ns per evaluation (features included) for several shapes; the
+//! shipped network as it plays (`shipped`: the quantised integer path, by full refresh and
+//! incrementally along random games as the search walks them, beside the float path); and
 //! training throughput. After the criterion groups, one full training epoch over 360,000
 //! mate/pre-mate positions is timed (skip it with `NN_BENCH_EPOCH=0`).
 
 use criterion::{BenchmarkId, Criterion, Throughput, black_box};
+use engine::eval::PathState;
 use engine::nn::{
-    Activation, DEFAULT_SIZES, FastNet, Features, NUM_FEATURES, Network, TrainConfig, Trainer,
+    Activation, DEFAULT_SIZES, FastNet, Features, NUM_FEATURES, Network, QuantNet, QuantPathState,
+    TrainConfig, Trainer, default_network,
 };
-use engine::shogi::random::random_positions;
+use engine::shogi::random::{random_legal_move, random_positions};
+use engine::shogi::{Move, Position};
 use engine::train::generate_mate_dataset as mate_dataset;
+use rand::SeedableRng;
 
 const SHAPES: [&[usize]; 5] = [
     &[NUM_FEATURES, 32, 32, 1],
@@ -67,6 +73,77 @@ fn bench_eval(c: &mut Criterion) {
     g.finish();
 }
 
+/// Random games from the start position, each as its moves and the positions after them: the
+/// path a search thread walks, made and evaluated ply by ply.
+fn random_paths(games: usize, plies: usize, seed: u64) -> Vec<Vec<(Move, Position)>> {
+    let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
+    (0..games)
+        .map(|_| {
+            let mut pos = Position::startpos();
+            let mut path = Vec::new();
+            while path.len() < plies {
+                let Some(mv) = random_legal_move(&pos, &mut rng) else {
+                    break;
+                };
+                pos = pos.after(mv);
+                path.push((mv, pos.clone()));
+            }
+            path
+        })
+        .collect()
+}
+
+/// The embedded network as the engine plays it: the quantised path by full refresh and
+/// incrementally (make, evaluate, …, then unmake back to the root), and the float path.
+fn bench_shipped(c: &mut Criterion) {
+    let net = default_network();
+    let quant = QuantNet::from_network(&net).expect("the shipped network has a quantised path");
+    let fast = FastNet::from_network(&net).expect("the shipped network has a float path");
+    let shape = shape_name(&net.sizes());
+    let positions = random_positions(1000, 1, 100);
+    let paths = random_paths(25, 40, 2);
+    let evaluations: usize = paths.iter().map(Vec::len).sum();
+
+    let mut g = c.benchmark_group("shipped");
+    g.throughput(Throughput::Elements(positions.len() as u64));
+    g.bench_function(BenchmarkId::new("quant-refresh", &shape), |b| {
+        b.iter(|| {
+            positions
+                .iter()
+                .map(|p| quant.logit(black_box(p)))
+                .sum::<f32>()
+        })
+    });
+    g.bench_function(BenchmarkId::new("float", &shape), |b| {
+        b.iter(|| {
+            positions
+                .iter()
+                .map(|p| fast.evaluate(black_box(p)))
+                .sum::<f32>()
+        })
+    });
+    g.throughput(Throughput::Elements(evaluations as u64));
+    let root = Position::startpos();
+    g.bench_function(BenchmarkId::new("quant-incremental", &shape), |b| {
+        b.iter(|| {
+            let mut cp = 0i64;
+            for path in &paths {
+                let mut state = QuantPathState::new(&quant, &root);
+                for (mv, pos) in path {
+                    state.on_make(pos, *mv);
+                    cp += i64::from(state.evaluate_cp(black_box(pos)));
+                }
+                for i in (0..path.len()).rev() {
+                    let before = if i == 0 { &root } else { &path[i - 1].1 };
+                    state.on_unmake(before, path[i].0);
+                }
+            }
+            cp
+        })
+    });
+    g.finish();
+}
+
 fn bench_train_step(c: &mut Criterion) {
     let data = mate_dataset(4096, 2);
     let idx: Vec<usize> = (0..256).collect();
@@ -121,6 +198,7 @@ fn epoch_throughput() {
 fn main() {
     let mut c = Criterion::default().configure_from_args();
     bench_eval(&mut c);
+    bench_shipped(&mut c);
     bench_train_step(&mut c);
     c.final_summary();
     let filtered = std::env::args().skip(1).any(|a| !a.starts_with('-'));
