@@ -3,11 +3,10 @@
 //! mate/pre-mate positions is timed (skip it with `NN_BENCH_EPOCH=0`).
 
 use criterion::{BenchmarkId, Criterion, Throughput, black_box};
-use engine::nn::{
-    Activation, DEFAULT_SIZES, FastNet, Features, NUM_FEATURES, Network, TrainConfig, Trainer,
-};
+use engine::nn::{Activation, DEFAULT_SIZES, FastNet, Features, NUM_FEATURES, Network};
 use engine::shogi::random::random_positions;
 use engine::train::generate_mate_dataset as mate_dataset;
+use engine::train::trainer::{TrainConfig, Trainer};
 
 const SHAPES: [&[usize]; 5] = [
     &[NUM_FEATURES, 32, 32, 1],

@@ -2,7 +2,6 @@
 //!
 //! - [`features`]: the feature layout and extraction from a [`Position`].
 //! - [`network`]: the ndarray reference network (forward, backward), used for training.
-//! - [`train`]: datasets, optimisers (SGD with momentum, Adam), weight decay, BCE/MSE.
 //! - [`weights`]: the weights file format (header, checksum, atomic save).
 //! - [`fast`]: the allocation-free sparse inference path for the search.
 //!
@@ -12,16 +11,12 @@ pub mod fast;
 pub mod features;
 pub mod network;
 pub mod quant;
-pub mod train;
 pub mod weights;
 
 pub use fast::{FAST_MAX_WIDTH, FastNet};
 pub use features::{FEATURE_SET_ID, Features, NUM_FEATURES};
 pub use network::{Activation, Dense, Gradients, Loss, Network, ShapeError, sigmoid};
 pub use quant::{QuantNet, QuantPathState};
-pub use train::{
-    Dataset, EpochStats, EvalStats, Optimizer, TrainConfig, TrainError, Trainer, TrainerState,
-};
 pub use weights::{WeightsError, load_from_path, save_to_path};
 
 use crate::eval::{CP_PER_LOGIT, cp_from_logit};
