@@ -4,7 +4,7 @@
 
 use criterion::{BenchmarkId, Criterion, Throughput, black_box};
 use engine::nn::{Activation, DEFAULT_SIZES, FastNet, Features, NUM_FEATURES, Network};
-use engine::shogi::random::random_positions;
+use engine::testing::random_positions;
 use engine::train::generate_mate_dataset as mate_dataset;
 use engine::train::trainer::{TrainConfig, Trainer};
 

@@ -7,7 +7,7 @@
 
 use engine::nn::{Activation, FastNet, NUM_FEATURES, Network, save_to_path};
 use engine::shogi::Position;
-use engine::shogi::random::random_positions;
+use engine::testing::random_positions;
 use engine::train::generate_mate_dataset as mate_dataset;
 use engine::train::trainer::{Optimizer, TrainConfig, Trainer, evaluate};
 use std::hint::black_box;

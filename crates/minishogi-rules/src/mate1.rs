@@ -97,7 +97,7 @@ mod tests {
     #[test]
     fn agrees_with_brute_force_on_random_positions_with_drops() {
         let mut with_mate = 0;
-        for mut pos in crate::shogi::testing::random_positions_with_drops(17, 4000) {
+        for mut pos in crate::testing::random_positions_with_drops(17, 4000) {
             let expected = mating_moves(&pos);
             let before = pos.clone();
             let found = pos.mate_in_one();
@@ -121,7 +121,7 @@ mod tests {
     #[test]
     fn drop_mates_agree_with_brute_force() {
         let mut with_mate = 0;
-        for mut pos in crate::shogi::testing::random_positions_with_drops(23, 4000) {
+        for mut pos in crate::testing::random_positions_with_drops(23, 4000) {
             if pos.in_check() {
                 continue;
             }

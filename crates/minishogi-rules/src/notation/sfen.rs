@@ -1,21 +1,15 @@
 //! SFEN positions: the board field (shared with Fairy-Stockfish's FEN), hands, side to move and
 //! move number, read with every malformed part named, and written.
 
-use nom::IResult;
-use nom::branch::alt;
-use nom::character::complete::{anychar, char, digit1, satisfy};
-use nom::combinator::{map, opt};
-use nom::sequence::pair;
-
 use super::SfenError;
-use crate::shogi::bitboard;
-use crate::shogi::position::Position;
-use crate::shogi::types::{Color, Piece, PieceKind, Square};
+use crate::bitboard;
+use crate::position::Position;
+use crate::types::{Color, Piece, PieceKind, Square};
 
 // ---- SFEN ------------------------------------------------------------------------------------
 
 /// The order in which hands are written: R B G S P, as USI does.
-pub(in crate::shogi) const HAND_ORDER: [PieceKind; 5] = [
+pub(crate) const HAND_ORDER: [PieceKind; 5] = [
     PieceKind::Rook,
     PieceKind::Bishop,
     PieceKind::Gold,
@@ -29,26 +23,36 @@ enum BoardToken {
     Piece { promoted: bool, letter: char },
 }
 
-fn board_token(input: &str) -> IResult<&str, BoardToken> {
-    alt((
-        map(digit1, |d: &str| {
-            BoardToken::Empty(d.parse().unwrap_or(usize::MAX))
-        }),
-        map(pair(opt(char('+')), anychar), |(plus, letter)| {
-            BoardToken::Piece {
-                promoted: plus.is_some(),
-                letter,
-            }
-        }),
-    ))(input)
+/// The number written in the ASCII digits at the start of `input` (`usize::MAX` if too large;
+/// `None` if there are none), and the rest.
+fn leading_number(input: &str) -> (Option<usize>, &str) {
+    let rest = input.trim_start_matches(|c: char| c.is_ascii_digit());
+    let digits = &input[..input.len() - rest.len()];
+    let number = (!digits.is_empty()).then(|| digits.parse().unwrap_or(usize::MAX));
+    (number, rest)
 }
 
-/// `[count]letter` in a hand field.
-fn hand_token(input: &str) -> IResult<&str, (usize, char)> {
-    map(
-        pair(opt(digit1), satisfy(|c| c.is_ascii_alphabetic())),
-        |(n, c): (Option<&str>, char)| (n.map_or(1, |d| d.parse().unwrap_or(usize::MAX)), c),
-    )(input)
+/// The token at the start of a rank, and the rest; `None` for a `+` with nothing after it.
+fn board_token(input: &str) -> Option<(&str, BoardToken)> {
+    if let (Some(n), rest) = leading_number(input) {
+        return Some((rest, BoardToken::Empty(n)));
+    }
+    let (promoted, rest) = match input.strip_prefix('+') {
+        Some(rest) => (true, rest),
+        None => (false, input),
+    };
+    let letter = rest.chars().next()?;
+    Some((
+        &rest[letter.len_utf8()..],
+        BoardToken::Piece { promoted, letter },
+    ))
+}
+
+/// `[count]letter` at the start of a hand field, and the rest; `None` if no letter follows.
+fn hand_token(input: &str) -> Option<(&str, (usize, char))> {
+    let (count, rest) = leading_number(input);
+    let letter = rest.chars().next().filter(|c| c.is_ascii_alphabetic())?;
+    Some((&rest[1..], (count.unwrap_or(1), letter)))
 }
 
 fn rank_char(rank: usize) -> char {
@@ -57,7 +61,7 @@ fn rank_char(rank: usize) -> char {
 
 /// The board field, shared by SFEN and Fairy-Stockfish's FEN (the same rows, files 5 to 1 from
 /// gote's back rank down). Errors name a rank by its SFEN letter.
-pub(in crate::shogi) fn parse_board(pos: &mut Position, field: &str) -> Result<(), SfenError> {
+pub(crate) fn parse_board(pos: &mut Position, field: &str) -> Result<(), SfenError> {
     let ranks: Vec<&str> = field.split('/').collect();
     if ranks.len() != 5 {
         return Err(SfenError::RankCount(ranks.len()));
@@ -74,7 +78,7 @@ pub(in crate::shogi) fn parse_board(pos: &mut Position, field: &str) -> Result<(
                     .take(if rest.starts_with('+') { 2 } else { 1 })
                     .collect(),
             };
-            let (next, token) = board_token(rest).map_err(|_| bad())?;
+            let (next, token) = board_token(rest).ok_or_else(bad)?;
             match token {
                 BoardToken::Empty(n) => {
                     if n == 0 || n > 5 {
@@ -124,7 +128,7 @@ fn parse_hands(pos: &mut Position, field: &str) -> Result<(), SfenError> {
     let mut rest = field;
     let mut seen = [[false; 5]; 2];
     while !rest.is_empty() {
-        let (next, (count, letter)) = hand_token(rest).map_err(|_| bad())?;
+        let (next, (count, letter)) = hand_token(rest).ok_or_else(bad)?;
         let kind = PieceKind::from_usi_letter(letter)
             .filter(|k| k.index() < 5)
             .ok_or_else(bad)?;
@@ -150,7 +154,7 @@ fn parse_hands(pos: &mut Position, field: &str) -> Result<(), SfenError> {
 }
 
 /// Checks piece counts and the few things no legal game can produce.
-pub(in crate::shogi) fn validate(pos: &Position) -> Result<(), SfenError> {
+pub(crate) fn validate(pos: &Position) -> Result<(), SfenError> {
     for kind in PieceKind::HAND.into_iter().chain([PieceKind::King]) {
         let on_board = (pos.pieces_of_kind(kind) | pos.pieces_of_kind(kind.promote())).count();
         let in_hand = if kind == PieceKind::King {
@@ -265,7 +269,7 @@ impl Position {
     }
 
     /// The board field of SFEN (and of Fairy-Stockfish's FEN): `rbsgk/4p/5/P4/KGSBR`.
-    pub(in crate::shogi) fn board_field(&self) -> String {
+    pub(crate) fn board_field(&self) -> String {
         let mut s = String::with_capacity(30);
         for rank in 0..5u8 {
             if rank > 0 {

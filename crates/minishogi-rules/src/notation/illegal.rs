@@ -1,8 +1,8 @@
 //! Why a well-formed move is not legal in a position, in words for error messages and referees.
 
-use crate::shogi::bitboard;
-use crate::shogi::position::Position;
-use crate::shogi::types::{Color, Move, PieceKind};
+use crate::bitboard;
+use crate::position::Position;
+use crate::types::{Color, Move, PieceKind};
 
 impl Position {
     /// Why a well-formed move is not legal here (for error messages and referees).

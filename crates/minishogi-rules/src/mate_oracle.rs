@@ -1,7 +1,7 @@
 //! A brute-force mate checker: the test oracle for the mate solver and the generator of the
 //! mate test positions (`examples/search_data.rs`). Exponential; for a few plies only.
 
-use crate::shogi::Position;
+use crate::position::Position;
 
 /// The side to move wins within `plies` plies against any defence, over all moves (or, with
 /// `checks_only`, over checking moves only; the loser is the side left without a legal move).

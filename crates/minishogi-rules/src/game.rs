@@ -247,7 +247,7 @@ impl Game {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::shogi::{PieceKind, Square};
+    use crate::{PieceKind, Square};
 
     fn pos(sfen: &str) -> Position {
         Position::from_sfen(sfen).unwrap()

@@ -292,7 +292,7 @@ impl Features {
 mod tests {
     use super::*;
     use crate::shogi::Piece;
-    use crate::shogi::random::random_positions;
+    use crate::testing::random_positions;
 
     fn sq(usi: &str) -> Square {
         let b = usi.as_bytes();

@@ -102,7 +102,7 @@ impl Position {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::shogi::types::Piece;
+    use crate::types::Piece;
 
     #[test]
     fn startpos_kanji_board() {

@@ -1,8 +1,8 @@
 //! SFEN round trips and errors, both move notations, the reasons a move is illegal.
 
 use super::*;
-use crate::shogi::position::Position;
-use crate::shogi::types::{Color, Move, PieceKind, Square};
+use crate::position::Position;
+use crate::types::{Color, Move, PieceKind, Square};
 
 #[test]
 fn startpos_sfen_round_trips() {

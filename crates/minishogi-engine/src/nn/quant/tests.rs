@@ -4,7 +4,8 @@
 use super::*;
 use crate::eval::PathState;
 use crate::nn::network::Dense;
-use crate::shogi::random::{random_legal_move, random_positions};
+use crate::shogi::random::random_legal_move;
+use crate::testing::random_positions;
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 
@@ -50,7 +51,8 @@ fn walk_and_compare(q: &QuantNet, games: usize, seed: u64) -> usize {
                 pos.unmake_null_move();
                 state.on_null_move(&pos, false);
             } else {
-                let mv = random_legal_move(&pos, &mut rng).expect("checked above");
+                let mv =
+                    random_legal_move(&pos, &mut |n| rng.gen_range(0..n)).expect("checked above");
                 let undo = pos.make_move(mv);
                 state.on_make(&pos, mv);
                 path.push((mv, undo));

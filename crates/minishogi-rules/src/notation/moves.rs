@@ -1,22 +1,15 @@
 //! Moves as written: USI (`5d5c`, `3a3e+`, `P*3c`) and course (`2A3A`, `5C1CN`, `3CFU`) notation,
 //! parsed into a raw move and then checked against the position.
 
-use nom::IResult;
-use nom::branch::alt;
-use nom::bytes::complete::{tag, take};
-use nom::character::complete::{anychar, char};
-use nom::combinator::{all_consuming, map, opt};
-use nom::sequence::{pair, tuple};
-
 use super::MoveError;
-use crate::shogi::position::Position;
-use crate::shogi::types::{Move, PieceKind, Square};
+use crate::position::Position;
+use crate::types::{Move, PieceKind, Square};
 
 // ---- moves -----------------------------------------------------------------------------------
 
 /// A move as written, before it is checked against a position.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(in crate::shogi) enum RawMove {
+pub(crate) enum RawMove {
     Board {
         from: Square,
         to: Square,
@@ -26,10 +19,6 @@ pub(in crate::shogi) enum RawMove {
         kind: PieceKind,
         to: Square,
     },
-}
-
-fn usi_square_chars(input: &str) -> IResult<&str, (char, char)> {
-    pair(anychar, anychar)(input)
 }
 
 fn usi_square(whole: &str, (f, r): (char, char)) -> Result<Square, MoveError> {
@@ -43,38 +32,37 @@ fn usi_square(whole: &str, (f, r): (char, char)) -> Result<Square, MoveError> {
     Ok(Square::new(file as u8, r as u8 - b'a'))
 }
 
-pub(in crate::shogi) fn parse_usi_raw(input: &str) -> Result<RawMove, MoveError> {
-    let short = || MoveError::syntax(input, "too short for a USI move");
+pub(crate) fn parse_usi_raw(input: &str) -> Result<RawMove, MoveError> {
     if input.len() < 4 {
-        return Err(short());
+        return Err(MoveError::syntax(input, "too short for a USI move"));
     }
-    // Drop: `P*3c`.
-    let drop: IResult<&str, (char, char, (char, char))> =
-        all_consuming(tuple((anychar, char('*'), usi_square_chars)))(input);
-    if let Ok((_, (letter, _, sq))) = drop {
-        let kind = PieceKind::from_usi_letter(letter)
-            .filter(|k| k.index() < 5 && letter.is_ascii_uppercase())
-            .ok_or_else(|| MoveError::syntax(input, format!("unknown piece '{letter}' to drop")))?;
-        let to = usi_square(input, sq)?;
-        return Ok(RawMove::Drop { kind, to });
-    }
-    type BoardMove = ((char, char), (char, char), Option<char>);
-    let board: IResult<&str, BoardMove> =
-        all_consuming(tuple((usi_square_chars, usi_square_chars, opt(char('+')))))(input);
-    match board {
-        Ok((_, (a, b, plus))) => {
-            let from = usi_square(input, a)?;
-            let to = usi_square(input, b)?;
+    // At most the 5 characters of a move and one more, to tell "too long" apart.
+    let chars: Vec<char> = input.chars().take(6).collect();
+    match *chars.as_slice() {
+        // Drop: `P*3c`.
+        [letter, '*', file, rank] => {
+            let kind = PieceKind::from_usi_letter(letter)
+                .filter(|k| k.index() < 5 && letter.is_ascii_uppercase())
+                .ok_or_else(|| {
+                    MoveError::syntax(input, format!("unknown piece '{letter}' to drop"))
+                })?;
+            let to = usi_square(input, (file, rank))?;
+            Ok(RawMove::Drop { kind, to })
+        }
+        // Board move: `5d5c`, `3a3e+`.
+        [f1, r1, f2, r2] | [f1, r1, f2, r2, '+'] => {
+            let from = usi_square(input, (f1, r1))?;
+            let to = usi_square(input, (f2, r2))?;
             if from == to {
                 return Err(MoveError::syntax(input, "origin equals destination"));
             }
             Ok(RawMove::Board {
                 from,
                 to,
-                promote: plus.is_some(),
+                promote: chars.len() == 5,
             })
         }
-        Err(_) => Err(MoveError::syntax(
+        _ => Err(MoveError::syntax(
             input,
             format!(
                 "unexpected '{}' after the move",
@@ -99,14 +87,15 @@ fn course_square(whole: &str, row: char, col: char) -> Result<Square, MoveError>
     Ok(Square::new(5 - (col as u8 - b'A'), 5 - row as u8))
 }
 
-fn course_drop_code(input: &str) -> IResult<&str, PieceKind> {
-    alt((
-        map(tag("FU"), |_| PieceKind::Pawn),
-        map(tag("GI"), |_| PieceKind::Silver),
-        map(tag("KI"), |_| PieceKind::Gold),
-        map(tag("KK"), |_| PieceKind::Bishop),
-        map(tag("HI"), |_| PieceKind::Rook),
-    ))(input)
+fn course_drop_code(code: &str) -> Option<PieceKind> {
+    match code {
+        "FU" => Some(PieceKind::Pawn),
+        "GI" => Some(PieceKind::Silver),
+        "KI" => Some(PieceKind::Gold),
+        "KK" => Some(PieceKind::Bishop),
+        "HI" => Some(PieceKind::Rook),
+        _ => None,
+    }
 }
 
 fn parse_course_raw(input: &str) -> Result<RawMove, MoveError> {
@@ -116,16 +105,14 @@ fn parse_course_raw(input: &str) -> Result<RawMove, MoveError> {
             "not a course move (e.g. 2A3A, 5C1CN, 3CFU)",
         ));
     }
-    let (rest, (r1, c1)) = pair(anychar::<_, ()>, anychar)(input)
-        .map_err(|_| MoveError::syntax(input, "missing square"))?;
-    let first = course_square(input, r1, c1)?;
+    // ASCII: one byte a character.
+    let b = input.as_bytes();
+    let first = course_square(input, b[0] as char, b[1] as char)?;
     // Drop: square then a two-letter piece code.
-    let drop: IResult<&str, PieceKind> = all_consuming(course_drop_code)(rest);
-    if let Ok((_, kind)) = drop {
+    if let Some(kind) = course_drop_code(&input[2..]) {
         return Ok(RawMove::Drop { kind, to: first });
     }
-    let (rest, (r2, c2)) = pair(anychar::<_, ()>, anychar)(rest)
-        .map_err(|_| MoveError::syntax(input, "missing destination square"))?;
+    let (r2, c2) = (b[2] as char, b[3] as char);
     if r2.is_ascii_alphabetic() && c2.is_ascii_alphabetic() {
         return Err(MoveError::syntax(
             input,
@@ -133,11 +120,10 @@ fn parse_course_raw(input: &str) -> Result<RawMove, MoveError> {
         ));
     }
     let to = course_square(input, r2, c2)?;
-    let promote: IResult<&str, Option<&str>> = all_consuming(opt(take(1usize)))(rest);
-    let promote = match promote {
-        Ok((_, None)) => false,
-        Ok((_, Some("N"))) => true,
-        _ => {
+    let promote = match &input[4..] {
+        "" => false,
+        "N" => true,
+        rest => {
             return Err(MoveError::syntax(
                 input,
                 format!("unexpected '{rest}' after the move (only 'N' for promotion)"),
@@ -194,11 +180,7 @@ impl Position {
         }
     }
 
-    pub(in crate::shogi) fn legal_from_raw(
-        &self,
-        text: &str,
-        raw: RawMove,
-    ) -> Result<Move, MoveError> {
+    pub(crate) fn legal_from_raw(&self, text: &str, raw: RawMove) -> Result<Move, MoveError> {
         let mv = match raw {
             RawMove::Board { from, to, promote } => Move::board(from, to, promote),
             RawMove::Drop { kind, to } => Move::drop(kind, to),

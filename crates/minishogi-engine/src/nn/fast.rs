@@ -232,7 +232,7 @@ fn dot(a: &[f32], b: &[f32]) -> f32 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::shogi::random::random_positions;
+    use crate::testing::random_positions;
     use rand::rngs::StdRng;
     use rand::{Rng, SeedableRng};
 

@@ -1,5 +1,5 @@
 //! Notations: SFEN positions, USI moves (`5d5c`, `3a3e+`, `P*3c`) and course moves (`2A3A`,
-//! `5C1CN`, `3CFU`), parsed with nom. Every malformed input is a typed error whose message names
+//! `5C1CN`, `3CFU`), parsed by hand. Every malformed input is a typed error whose message names
 //! the bad part; a move that parses but is illegal in the position is a distinct error.
 //!
 //! `sfen.rs` reads and writes positions, `moves.rs` reads moves of either notation, `illegal.rs`
@@ -95,7 +95,7 @@ pub enum MoveError {
 }
 
 impl MoveError {
-    pub(in crate::shogi) fn syntax(input: &str, reason: impl Into<String>) -> MoveError {
+    pub(crate) fn syntax(input: &str, reason: impl Into<String>) -> MoveError {
         MoveError::Syntax {
             input: input.to_string(),
             reason: reason.into(),

@@ -7,11 +7,11 @@ use super::score::RULE_WIN;
 use super::*;
 use crate::eval::Evaluator;
 use crate::shogi::game::{Game, HistoryEntry};
+use crate::shogi::mate_oracle::{loses_within, shortest_win};
 use crate::shogi::random::random_position;
 use crate::shogi::{Color, Move, Piece, PieceKind, Square};
-use crate::tools::mate_oracle::{loses_within, shortest_win};
-use rand::SeedableRng;
 use rand::rngs::StdRng;
+use rand::{Rng, SeedableRng};
 
 // ---- helpers ------------------------------------------------------------------------------------
 
@@ -83,7 +83,7 @@ fn pv_is_legal(pos: &Position, pv: &[Move]) -> bool {
 }
 
 /// Positions with a forced mate, by exact length in plies, from random self-play games.
-/// Verified in the tests below by the brute-force checker (`tools::mate_oracle`) (over all moves and over checks
+/// Verified in the tests below by the brute-force checker (`shogi::mate_oracle`) (over all moves and over checks
 /// only, which agree on each of them).
 const MATES: &[(u32, &str)] = &[
     (1, "1Bk1s/P3p/rGB1S/1K3/4+r b G 1"),
@@ -191,7 +191,7 @@ fn mate_solver_lines_are_checkmates_by_checks() {
     let mut s = searcher();
     let mut mates = 0;
     for _ in 0..60 {
-        let pos = random_position(&mut rng);
+        let pos = random_position(&mut |n| rng.gen_range(0..n));
         let limit = Some(std::time::Duration::from_millis(30));
         if let MateResult::Mate(pv) = s.mate_search(&pos, limit, &SearchControl::default()) {
             mates += 1;
@@ -473,7 +473,7 @@ fn never_returns_an_illegal_move() {
     let mut rng = StdRng::seed_from_u64(7);
     let mut s = searcher();
     for i in 0..150 {
-        let pos = random_position(&mut rng);
+        let pos = random_position(&mut |n| rng.gen_range(0..n));
         let limits = Limits {
             depth: Some(1 + i % 5),
             nodes: Some(3000),
@@ -635,7 +635,7 @@ fn search_controlled(
 fn every_level_plays_legal_moves_within_its_budget() {
     let mut rng = StdRng::seed_from_u64(11);
     for i in 0..240u32 {
-        let pos = random_position(&mut rng);
+        let pos = random_position(&mut |n| rng.gen_range(0..n));
         let level = i % skill::MAX_LEVEL;
         let skill = Skill::level(level, i as u64);
         let params = skill.params().expect("below 20 a level is weakened");
@@ -704,7 +704,9 @@ fn a_level_limits_even_an_unlimited_search_and_full_strength_does_not() {
 #[test]
 fn a_level_chooses_the_same_move_for_the_same_seed_and_varies_with_it() {
     let mut rng = StdRng::seed_from_u64(5);
-    let positions: Vec<Position> = (0..30).map(|_| random_position(&mut rng)).collect();
+    let positions: Vec<Position> = (0..30)
+        .map(|_| random_position(&mut |n| rng.gen_range(0..n)))
+        .collect();
     let moves = |seed| -> Vec<Option<Move>> {
         positions
             .iter()
@@ -901,7 +903,7 @@ fn every_switch_on_still_finds_mates_and_plays_legal_moves() {
     }
     let mut rng = StdRng::seed_from_u64(11);
     for i in 0..60 {
-        let pos = random_position(&mut rng);
+        let pos = random_position(&mut |n| rng.gen_range(0..n));
         let (result, infos) = search(&mut s, &pos, 3 + i % 6);
         let best = result.best.expect("a move");
         assert!(pos.is_legal(best), "{} {best}", pos.to_sfen());

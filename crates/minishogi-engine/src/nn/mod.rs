@@ -35,7 +35,7 @@ pub const DEFAULT_INIT_SEED: u64 = 0x55_5555;
 /// Trained weights compiled into the binary: `weights/default.bin`, produced by the project's
 /// own commands (`engine pretrain` + `engine selfplay`, then `engine datagen` + `engine train`
 /// generations; recorded in `weights/README.md`).
-const EMBEDDED_WEIGHTS: &[u8] = include_bytes!("../../weights/default.bin");
+const EMBEDDED_WEIGHTS: &[u8] = include_bytes!("../../../../weights/default.bin");
 
 /// The network shipped with the engine: the embedded trained weights (checked by the tests, so
 /// a build with a bad `weights/default.bin` fails them rather than playing at random).
@@ -369,7 +369,7 @@ mod tests {
         let wide = widen(&net, 256, 3).unwrap();
         assert_eq!(wide.sizes()[1], 256);
         assert_eq!(wide.sizes()[2..], net.sizes()[2..]);
-        for pos in crate::shogi::random::random_positions(300, 2, 100) {
+        for pos in crate::testing::random_positions(300, 2, 100) {
             let x = Features::from_position(&pos).to_f32();
             assert!((wide.logit(&x) - net.logit(&x)).abs() < 1e-4);
         }

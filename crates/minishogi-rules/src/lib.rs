@@ -1,18 +1,20 @@
-//! The rules of minishogi: types, bitboards, positions, move generation, notations and game
-//! status, random play. Depends on nothing else in the crate.
+//! The rules of minishogi (5五将棋): types, bitboards, positions, move generation, notations and
+//! game status, random play. A crate of its own with no dependencies at all
+//! (`tests/crate_graph.rs`): everything else stands on it, and nothing here knows of engines.
+//! The playing engine re-exports it as `minishogi_engine::shogi`, the lab as `engine::shogi`.
 
 pub mod bitboard;
 pub mod display;
 pub mod fen;
 pub mod game;
 pub mod mate1;
+pub mod mate_oracle;
 pub mod movegen;
 pub mod notation;
 pub mod position;
 pub mod random;
 pub mod repetition;
-#[cfg(test)]
-pub(crate) mod testing;
+pub mod testing;
 pub mod types;
 
 pub use bitboard::Bitboard;
