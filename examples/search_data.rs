@@ -2,9 +2,10 @@
 //!
 //! - `mate-positions`: positions with forced mates of exact length 1, 3 and 5 plies (over all
 //!   moves and over checks only, by the brute-force `shogi::mate_oracle`), from random games;
-//!   the `MATES` table of `src/search/tests.rs`.
+//!   the `MATES` table of `crates/minishogi-engine/src/search/tests.rs`.
 //! - `bench-lines`: move lines of self-play games at depth 4 after random openings, the source
-//!   of the `engine bench` positions (`src/search/bench.rs`; changing those changes the bench
+//!   of the `engine bench` positions (`crates/minishogi-engine/src/search/bench.rs`; changing
+//!   those changes the bench
 //!   signature).
 //!
 //! cargo run --release --example search_data -- mate-positions|bench-lines
