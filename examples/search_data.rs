@@ -4,7 +4,7 @@
 //!   moves and over checks only, by the brute-force `shogi::mate_oracle`), from random games;
 //!   the `MATES` table of `crates/minishogi-engine/src/search/tests.rs`.
 //! - `bench-lines`: move lines of self-play games at depth 4 after random openings, the source
-//!   of the `engine bench` positions (`crates/minishogi-engine/src/search/bench.rs`; changing
+//!   of the `engine bench` positions (`crates/minishogi-engine/src/bench.rs`; changing
 //!   those changes the bench
 //!   signature).
 //!

@@ -3,7 +3,9 @@
 //! (`minishogi-rules`). Their modules are re-exported here, so that `engine::search`,
 //! `engine::shogi`, … (and `crate::search`, … in the lab) name them as one library.
 
-pub use minishogi_engine::{eval, fileio, memory, nn, player, protocol, search, shogi, testing};
+pub use minishogi_engine::{
+    bench, eval, fileio, memory, nn, player, protocol, search, shogi, testing,
+};
 
 pub mod book;
 pub mod gui;

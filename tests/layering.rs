@@ -17,8 +17,10 @@ const ENGINE: &[(&str, &[&str])] = &[
     // The opening book's file format and move choice, and loading a book file.
     ("book", &["shogi", "fileio"]),
     ("nn", &["shogi", "eval", "fileio"]),
-    // `search::bench` plays with `nn::engine_evaluator`, what the engine plays with.
-    ("search", &["shogi", "eval", "nn", "memory"]),
+    // The search sees evaluators only through `eval`; it never names the network.
+    ("search", &["shogi", "eval", "memory"]),
+    // `engine bench` plays with `nn::engine_evaluator`, what the engine plays with.
+    ("bench", &["shogi", "eval", "nn", "search"]),
     // The player seam: the trait over the search's types and the factory of its implementations.
     ("player", &["shogi", "eval", "search"]),
     // Seeded random positions for tests and benchmarks, over the rules' random play.

@@ -4,7 +4,7 @@
 //! - [`nn`]: the neural evaluator's inference (float and quantised) and its weights file; the
 //!   embedded `weights/default.bin`.
 //! - [`search`]: the alpha-beta `Searcher` and everything it owns (time, TT, skill levels, the
-//!   mate solver, `engine bench`).
+//!   mate solver); [`bench`] its signature, `engine bench`.
 //! - [`player`]: the player seam, the `Player` trait and the factory every caller goes through.
 //! - [`protocol`]: the USI session (and its UCI dialect) and the course protocol.
 //! - [`book`]: the opening book's format, loading and move choice (the session plays from it).
@@ -17,6 +17,7 @@
 
 pub use minishogi_rules as shogi;
 
+pub mod bench;
 pub mod book;
 pub mod eval;
 pub mod fileio;

@@ -24,11 +24,12 @@ use std::sync::Arc;
 use std::thread;
 use std::time::Instant;
 
+use crate::bench;
 use crate::eval::Evaluator;
 use crate::fileio;
 use crate::player::{Player, new_player};
 use crate::search::params_file;
-use crate::search::{SearchOptions, bench, mate_search};
+use crate::search::{SearchOptions, mate_search};
 use crate::shogi::game::Game;
 use crate::shogi::{Color, Move, Position};
 

@@ -17,7 +17,6 @@
 //! - `tt`, `time`, `score`, `skill`, `mate`, `bench`, `params_file`: the table, the clock,
 //!   the score scale, strength levels, the mate solver, `engine bench`, parameter files.
 
-pub mod bench;
 mod heuristics;
 mod iterate;
 mod mate;

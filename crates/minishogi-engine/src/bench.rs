@@ -1,13 +1,14 @@
 //! `engine bench`: a fixed set of positions searched to a fixed depth on one thread with a
 //! fresh transposition table. The total node count is the search's signature: it changes
-//! exactly when the search's behaviour changes.
+//! exactly when the search's behaviour changes. Beside the search rather than in it: it plays
+//! with the engine's default evaluator (`nn`), which the search itself never names.
 
 use std::fmt;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use super::{Limits, SearchControl, SearchOptions, Searcher};
 use crate::eval::Evaluator;
+use crate::search::{Limits, SearchControl, SearchOptions, Searcher};
 use crate::shogi::Position;
 
 pub const DEFAULT_DEPTH: u32 = 9;
