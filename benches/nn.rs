@@ -8,11 +8,13 @@ use criterion::{BenchmarkId, Criterion, Throughput, black_box};
 use engine::eval::PathState;
 use engine::nn::{
     Activation, DEFAULT_SIZES, FastNet, Features, NUM_FEATURES, Network, QuantNet, QuantPathState,
-    TrainConfig, Trainer, default_network,
+    default_network,
 };
-use engine::shogi::random::{random_legal_move, random_positions};
+use engine::shogi::random::random_legal_move;
 use engine::shogi::{Move, Position};
+use engine::testing::random_positions;
 use engine::train::generate_mate_dataset as mate_dataset;
+use engine::train::trainer::{TrainConfig, Trainer};
 use rand::SeedableRng;
 
 const SHAPES: [&[usize]; 5] = [

@@ -5,13 +5,11 @@
 //! cargo run --release --example nn_shapes -- [--positions 360000] [--epochs 4]
 //!     [--shapes 32x32,64x32,128x32,256x32] [--seed 1] [--save weights/default.bin]
 
-use engine::nn::train::evaluate;
-use engine::nn::{
-    Activation, FastNet, NUM_FEATURES, Network, Optimizer, TrainConfig, Trainer, save_to_path,
-};
+use engine::nn::{Activation, FastNet, NUM_FEATURES, Network, save_to_path};
 use engine::shogi::Position;
-use engine::shogi::random::random_positions;
+use engine::testing::random_positions;
 use engine::train::generate_mate_dataset as mate_dataset;
+use engine::train::trainer::{Optimizer, TrainConfig, Trainer, evaluate};
 use std::hint::black_box;
 use std::time::Instant;
 

@@ -1,18 +1,19 @@
 //! Generates the search's test and bench data (printed as Rust source lines to paste):
 //!
 //! - `mate-positions`: positions with forced mates of exact length 1, 3 and 5 plies (over all
-//!   moves and over checks only, by the brute-force `tools::mate_oracle`), from random games;
-//!   the `MATES` table of `src/search/tests.rs`.
+//!   moves and over checks only, by the brute-force `shogi::mate_oracle`), from random games;
+//!   the `MATES` table of `crates/minishogi-engine/src/search/tests.rs`.
 //! - `bench-lines`: move lines of self-play games at depth 4 after random openings, the source
-//!   of the `engine bench` positions (`src/search/bench.rs`; changing those changes the bench
+//!   of the `engine bench` positions (`crates/minishogi-engine/src/bench.rs`; changing
+//!   those changes the bench
 //!   signature).
 //!
 //! cargo run --release --example search_data -- mate-positions|bench-lines
 
 use engine::search::{Limits, SearchControl, SearchOptions, Searcher};
 use engine::shogi::Position;
+use engine::shogi::mate_oracle::shortest_win;
 use engine::shogi::random::random_position;
-use engine::tools::mate_oracle::shortest_win;
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 
@@ -20,7 +21,7 @@ fn mate_positions() {
     let mut rng = StdRng::seed_from_u64(2024);
     let mut found = [0usize; 6];
     while found[1] < 8 || found[3] < 8 || found[5] < 8 {
-        let pos = random_position(&mut rng);
+        let pos = random_position(&mut |n| rng.gen_range(0..n));
         if pos.in_check() {
             continue;
         }

@@ -12,8 +12,8 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 use std::time::{Duration, Instant};
 
+use engine::bench::{run_bench, run_bench_with};
 use engine::eval::{Evaluator, MaterialEvaluator};
-use engine::search::bench::{run_bench, run_bench_with};
 use engine::search::{Limits, SearchControl, SearchOptions, Searcher};
 use engine::shogi::Position;
 

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Fits one Elo scale to the matches of scripts/calibrate-levels.sh and prints the table of
-docs/levels.md and the `CALIBRATED_ELO` of src/search/skill.rs.
+docs/levels.md and the `CALIBRATED_ELO` of crates/minishogi-engine/src/search/skill.rs.
 
     scripts/levels-elo.py out/levels
 
@@ -104,8 +104,8 @@ def errors(matches, players, elo, anchor):
 
 
 def level_table():
-    """(nodes, multipv, weakness) of each level, read from src/search/skill.rs."""
-    source = (Path(__file__).resolve().parent.parent / "src/search/skill.rs").read_text()
+    """(nodes, multipv, weakness) of each level, read from crates/minishogi-engine/src/search/skill.rs."""
+    source = (Path(__file__).resolve().parent.parent / "crates/minishogi-engine/src/search/skill.rs").read_text()
     rows = re.findall(r"^\s*level\(([\d_]+), (\d+), (\d+)\),", source, re.M)
     return [(int(n.replace("_", "")), int(m), int(w)) for n, m, w in rows]
 

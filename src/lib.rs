@@ -1,18 +1,17 @@
-//! 5五将棋 (minishogi) engine.
+//! 5五将棋 (minishogi) engine: the lab (training, data generation, matches, tuning, tools, plots,
+//! the book builder, the GUI) on top of the playing engine (`minishogi-engine`) and the rules
+//! (`minishogi-rules`). Their modules are re-exported here, so that `engine::search`,
+//! `engine::shogi`, … (and `crate::search`, … in the lab) name them as one library.
+
+pub use minishogi_engine::{
+    bench, eval, fileio, memory, nn, player, protocol, search, shogi, testing,
+};
 
 pub mod book;
-pub mod eval;
-pub mod fileio;
 pub mod gui;
 pub mod matches;
-pub mod memory;
-pub mod nn;
-pub mod player;
 pub mod plot;
-pub mod protocol;
 pub mod records;
-pub mod search;
-pub mod shogi;
 pub mod tools;
 pub mod train;
 pub mod tune;

@@ -35,7 +35,7 @@ enum Command {
     /// A USI engine that plays uniformly random legal moves (a baseline opponent).
     Random(engine::matches::cli::RandomArgs),
     /// Search a fixed set of positions to a fixed depth; prints `Bench: N nodes M nps`.
-    Bench(engine::search::bench::BenchArgs),
+    Bench(engine::bench::BenchArgs),
     /// Show the network's evaluation of a position, by feature group.
     Eval(engine::tools::eval::EvalArgs),
     /// Build the mate / pre-mate data set and train the network on it.
@@ -74,7 +74,7 @@ fn main() -> ExitCode {
         Command::SamplePositions(args) => engine::tools::ttd::run_sample(&args),
         Command::Convert(args) => engine::tools::convert::run(&args),
         Command::Random(args) => engine::matches::cli::run_random(&args).map_err(|e| e.to_string()),
-        Command::Bench(args) => engine::search::bench::run(&args),
+        Command::Bench(args) => engine::bench::run(&args),
         Command::Eval(args) => engine::tools::eval::run(&args),
         Command::Pretrain(args) => engine::train::pretrain::run(&args).map(|_| ()),
         Command::Selfplay(args) => engine::train::selfplay::run(&args).map(|_| ()),

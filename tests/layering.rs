@@ -1,36 +1,43 @@
-//! The layering of `docs/architecture.md`, checked on the sources: each lower layer names only
-//! the layers below it (`crate::<module>` paths outside comments and test modules). The `shogi`
-//! rules core names nothing else of the crate.
+//! The layering inside each crate of `docs/architecture.md` that Cargo cannot check, on the
+//! sources: a module names only the modules below it (`crate::<module>` paths outside comments
+//! and test modules). Between crates, Cargo enforces it (`tests/crate_graph.rs`): the rules
+//! crate names nothing, the playing engine nothing of the lab.
 
 use std::collections::BTreeSet;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
-/// Layer → the modules of the crate it may name (besides itself).
-const ALLOWED: &[(&str, &[&str])] = &[
-    ("shogi", &[]),
-    // Checked reads and atomic writes of files: a utility beside the rules core.
+/// The playing engine (`crates/minishogi-engine/src`): module → the modules of the crate it may
+/// name besides itself (`shogi` is the rules crate, re-exported).
+const ENGINE: &[(&str, &[&str])] = &[
+    // Checked reads and atomic writes of files: a utility beside the rules.
     ("fileio", &[]),
-    // What memory the system can give: beside the rules core too.
+    // What memory the system can give: beside the rules too.
     ("memory", &[]),
-    // Charts as SVG and the CSVs they are redrawn from: drawing only, of any report's data.
-    ("plot", &[]),
-    // Game records: formats over the rules core.
-    ("records", &["shogi"]),
-    // The opening book's file format and move choice: over the rules core alone (the rest of
-    // `book/`, `engine book`, is of the lab layer).
-    ("book/format", &["shogi"]),
-    ("book/choice", &["shogi"]),
     ("eval", &["shogi"]),
+    // The opening book's file format and move choice, and loading a book file.
+    ("book", &["shogi", "fileio"]),
     ("nn", &["shogi", "eval", "fileio"]),
-    // `search::bench` plays with `nn::engine_evaluator`, what the engine plays with.
-    ("search", &["shogi", "eval", "nn", "memory"]),
+    // The search sees evaluators only through `eval`; it never names the network.
+    ("search", &["shogi", "eval", "memory"]),
+    // `engine bench` plays with `nn::engine_evaluator`, what the engine plays with.
+    ("bench", &["shogi", "eval", "nn", "search"]),
     // The player seam: the trait over the search's types and the factory of its implementations.
     ("player", &["shogi", "eval", "search"]),
+    // Seeded random positions for tests and benchmarks, over the rules' random play.
+    ("testing", &["shogi"]),
+];
+
+/// The lab (the root package's `src/`): the few modules that stay low.
+const LAB: &[(&str, &[&str])] = &[
+    // Charts as SVG and the CSVs they are redrawn from: drawing only, of any report's data.
+    ("plot", &[]),
+    // Game records: formats over the rules.
+    ("records", &["shogi"]),
     // The tuner plays matches (`matches`) over the search's parameters (`search`).
     ("tune", &["shogi", "fileio", "search", "matches", "plot"]),
 ];
 
-fn rust_files(dir: &Path, out: &mut Vec<std::path::PathBuf>) {
+fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
     for entry in std::fs::read_dir(dir).unwrap() {
         let path = entry.unwrap().path();
         if path.is_dir() {
@@ -70,10 +77,8 @@ fn named_modules(path: &Path) -> BTreeSet<String> {
     names
 }
 
-#[test]
-fn lower_layers_name_only_the_layers_below() {
-    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
-    for (layer, allowed) in ALLOWED {
+fn check_layers(src: &Path, layers: &[(&str, &[&str])]) {
+    for (layer, allowed) in layers {
         let mut files = Vec::new();
         let dir = src.join(layer);
         if dir.is_dir() {
@@ -81,7 +86,7 @@ fn lower_layers_name_only_the_layers_below() {
         } else {
             files.push(src.join(format!("{layer}.rs")));
         }
-        assert!(!files.is_empty(), "no sources for {layer}");
+        assert!(files.iter().all(|f| f.exists()), "no sources for {layer}");
         for file in files {
             for name in named_modules(&file) {
                 assert!(
@@ -92,4 +97,15 @@ fn lower_layers_name_only_the_layers_below() {
             }
         }
     }
+}
+
+#[test]
+fn the_engine_modules_name_only_the_modules_below() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    check_layers(&root.join("crates/minishogi-engine/src"), ENGINE);
+}
+
+#[test]
+fn the_low_lab_modules_name_only_the_modules_below() {
+    check_layers(&Path::new(env!("CARGO_MANIFEST_DIR")).join("src"), LAB);
 }

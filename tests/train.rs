@@ -5,8 +5,9 @@ use std::io::Write;
 use std::path::PathBuf;
 use std::process::Command;
 
-use engine::nn::{self, Dataset, Features};
+use engine::nn::{self, Features};
 use engine::train::matedata;
+use engine::train::trainer::{self, Dataset};
 
 fn temp_dir(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("engine-{name}-{}", std::process::id()));
@@ -46,7 +47,7 @@ fn pretrain_small_run_writes_loadable_data_and_useful_weights() {
         features.extract(&s.position.unpack().unwrap());
         dataset.push(features.values(), s.target);
     }
-    let stats = nn::train::evaluate(&net, &dataset);
+    let stats = trainer::evaluate(&net, &dataset);
     assert!(stats.accuracy > 0.9, "accuracy {}", stats.accuracy);
 
     let csv = std::fs::read_to_string(out.with_extension("csv")).unwrap();

@@ -436,7 +436,8 @@ pub(crate) mod tests {
             .map(|i| {
                 // Records other than USI do not carry the move number: start at 1.
                 let start = if i % 3 == 2 {
-                    let mut pos = crate::shogi::random::random_position(&mut rng);
+                    let mut pos =
+                        crate::shogi::random::random_position(&mut |n| rng.gen_range(0..n));
                     pos.set_move_number(1);
                     pos
                 } else {
@@ -444,7 +445,9 @@ pub(crate) mod tests {
                 };
                 let mut game = Game::new(start.clone());
                 let plies = rng.gen_range(0..120);
-                crate::shogi::random::play_random_moves(&mut game, plies, &mut rng);
+                crate::shogi::random::play_random_moves(&mut game, plies, &mut |n| {
+                    rng.gen_range(0..n)
+                });
                 let mut reader = Reader::new(start);
                 reader.game = game;
                 reader.sente = format!("sente {i}");

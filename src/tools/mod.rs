@@ -2,7 +2,6 @@
 
 pub mod convert;
 pub mod eval;
-pub mod mate_oracle;
 pub mod perft;
 pub mod plot;
 pub mod scale;

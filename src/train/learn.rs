@@ -25,8 +25,9 @@ use super::datagen::format::{self, GameRecord};
 use super::metrics;
 use crate::eval::CP_PER_LOGIT;
 use crate::fileio::{self, FileError};
-use crate::nn::{self, Activation, Dataset, Features, Network, Trainer, TrainerState, sigmoid};
+use crate::nn::{self, Activation, Features, Network, sigmoid};
 use crate::search::score::is_stored_mate;
+use crate::train::trainer::{self, Dataset, Trainer, TrainerState};
 
 #[derive(clap::Args, Debug, Clone)]
 pub struct TrainArgs {
@@ -415,7 +416,7 @@ pub fn run(args: &TrainArgs) -> Result<TrainReport, String> {
         }
         None => {
             let net = initial_network(args)?;
-            let before = nn::train::evaluate(&net, eval_data);
+            let before = trainer::evaluate(&net, eval_data);
             let csv = metrics::start(&before);
             (
                 Trainer::new(net, config).map_err(|e| e.to_string())?,
@@ -435,7 +436,7 @@ pub fn run(args: &TrainArgs) -> Result<TrainReport, String> {
         let lr = args.lr * args.lr_decay.powi(epoch as i32 - 1);
         trainer.set_learning_rate(lr);
         let stats = trainer.train_epoch(&train).map_err(|e| e.to_string())?;
-        let v = nn::train::evaluate(trainer.network(), eval_data);
+        let v = trainer::evaluate(trainer.network(), eval_data);
         csv.push_str(&metrics::epoch_row(epoch, lr, &stats, &v));
         pb.set_message(format!(
             "loss {:.4} val-bce {:.4} ({:.0} pos/s)",

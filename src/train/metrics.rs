@@ -3,8 +3,8 @@
 
 use serde::Serialize;
 
-use crate::nn::train::{EpochStats, EvalStats};
 use crate::plot::table::{Fixed, Shown, csv_header, to_csv};
+use crate::train::trainer::{EpochStats, EvalStats};
 
 /// A row of the CSV: its fields are the columns.
 #[derive(Default, Serialize)]

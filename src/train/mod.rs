@@ -9,14 +9,16 @@ pub mod metrics;
 pub mod packed;
 pub mod pretrain;
 pub mod selfplay;
+pub mod trainer;
 
 use std::path::Path;
 
 use indicatif::{ProgressBar, ProgressStyle};
 
 use crate::fileio::{self, OutputLock};
-use crate::nn::{self, Dataset, Features, Optimizer, TrainConfig};
+use crate::nn::{self, Features};
 use matedata::MateSample;
+use trainer::{Dataset, Optimizer, TrainConfig};
 
 /// The trainer options `engine train`, `pretrain` and `selfplay` share, with the same defaults
 /// and help (flattened into each command's options; their other trainer options, such as

@@ -7,7 +7,8 @@ use std::time::Instant;
 
 use super::matedata::{self, MateGenConfig, MateSample};
 use crate::fileio;
-use crate::nn::{self, Activation, Network, Trainer};
+use crate::nn::{self, Activation, Network};
+use crate::train::trainer::{self, Trainer};
 
 #[derive(clap::Args, Debug, Clone)]
 pub struct PretrainArgs {
@@ -174,7 +175,7 @@ pub fn run(args: &PretrainArgs) -> Result<PretrainReport, String> {
         trainer.set_learning_rate(lr);
         let stats = trainer.train_epoch(&train).map_err(|e| e.to_string())?;
         let eval_data = if val.is_empty() { &train } else { &val };
-        let v = nn::train::evaluate(trainer.network(), eval_data);
+        let v = trainer::evaluate(trainer.network(), eval_data);
         csv.push_str(&super::metrics::epoch_row(epoch, lr, &stats, &v));
         pb.set_message(format!(
             "loss {:.4} val-bce {:.4} val-acc {:.2}% ({:.0} pos/s)",

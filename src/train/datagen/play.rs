@@ -52,7 +52,9 @@ pub fn play_game(
                 n => openings[rng.gen_range(0..n)].game(),
             };
             game.set_max_plies(Some(settings.max_plies));
-            play_random_moves(&mut game, settings.random_plies as usize, &mut rng);
+            play_random_moves(&mut game, settings.random_plies as usize, &mut |n| {
+                rng.gen_range(0..n)
+            });
             if game.status().is_over() {
                 if attempt < OPENING_ATTEMPTS {
                     continue;

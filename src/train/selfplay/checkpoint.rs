@@ -6,7 +6,8 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 
 use crate::fileio::{self, FileError};
-use crate::nn::{self, Dataset, Network, TrainerState};
+use crate::nn::{self, Network};
+use crate::train::trainer::{Dataset, TrainerState};
 
 const MAGIC: &[u8; 8] = b"MSSPCKPT";
 const VERSION: u32 = 1;

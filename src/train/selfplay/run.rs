@@ -17,8 +17,9 @@ use super::metrics::{
 use super::players::{Player, Policy, SelfplayGame, game_seed, play_selfplay_game};
 use super::targets::{games_to_dataset, sample_mate_data};
 use crate::fileio;
-use crate::nn::{self, Dataset, Network, Trainer};
+use crate::nn::{self, Network};
 use crate::train::matedata;
+use crate::train::trainer::{Dataset, Trainer};
 
 fn load_network(path: &Path, what: &str) -> Result<Network, String> {
     nn::load_from_path(path).map_err(|e| format!("{what} {}: {e}", path.display()))

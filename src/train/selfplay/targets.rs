@@ -6,8 +6,9 @@ use rand::rngs::SmallRng;
 use rand::seq::SliceRandom;
 
 use super::players::SelfplayGame;
-use crate::nn::{self, Dataset, Features};
+use crate::nn::{self, Features};
 use crate::train::matedata::MateSample;
+use crate::train::trainer::Dataset;
 
 /// The seed's targets (see the module documentation), from `values[i] = V(s_i)` and the final
 /// return `R_n`. Results are clamped to [0, 1] against rounding.

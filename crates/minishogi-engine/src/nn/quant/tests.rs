@@ -1,0 +1,181 @@
+//! The quantised path against the float network: incremental sums equal a refresh, portable
+//! equals vectorised, outputs agree, shapes it cannot represent refused.
+
+use super::*;
+use crate::eval::PathState;
+use crate::nn::network::Dense;
+use crate::shogi::random::random_legal_move;
+use crate::testing::random_positions;
+use rand::rngs::StdRng;
+use rand::{Rng, SeedableRng};
+
+/// A random network with non-zero biases, scaled like a trained one (small weights).
+fn random_net(sizes: &[usize], act: Activation, seed: u64) -> Network {
+    let mut net = Network::new(sizes, act, seed).unwrap();
+    let mut rng = StdRng::seed_from_u64(seed + 100);
+    for l in net.layers_mut() {
+        l.weights.mapv_inplace(|w| w * 0.5);
+        l.bias.mapv_inplace(|_| rng.gen_range(-0.3..0.3));
+    }
+    net
+}
+
+/// Walks random games with the path state, making, unmaking and null-moving, and checks at
+/// every node that both incremental accumulators equal a full refresh of that position.
+fn walk_and_compare(q: &QuantNet, games: usize, seed: u64) -> usize {
+    let mut rng = StdRng::seed_from_u64(seed);
+    let mut checked = 0;
+    let mut f = Features::new();
+    let mut fresh = vec![0i32; q.width()];
+    for _ in 0..games {
+        let mut pos = Position::startpos();
+        let mut state = QuantPathState::new(q, &pos);
+        let mut path = Vec::new();
+        for _ in 0..rng.gen_range(20..90) {
+            let moves = pos.legal_moves();
+            if moves.is_empty() {
+                break;
+            }
+            // Now and then take a move back, or play a null move, as the search does.
+            let r = rng.gen_range(0..10);
+            if r == 0 && !path.is_empty() {
+                let (mv, undo) = path.pop().unwrap();
+                pos.unmake_move(mv, undo);
+                state.on_unmake(&pos, mv);
+            } else if r == 1 && !pos.in_check() {
+                pos.make_null_move();
+                state.on_null_move(&pos, true);
+                if rng.gen_bool(0.5) {
+                    let _ = state.logit();
+                }
+                pos.unmake_null_move();
+                state.on_null_move(&pos, false);
+            } else {
+                let mv =
+                    random_legal_move(&pos, &mut |n| rng.gen_range(0..n)).expect("checked above");
+                let undo = pos.make_move(mv);
+                state.on_make(&pos, mv);
+                path.push((mv, undo));
+            }
+            // Skip some evaluations, so that children of uncomputed parents occur too.
+            if rng.gen_bool(0.2) {
+                continue;
+            }
+            f.extract_perspective(&pos, Color::Sente);
+            for p in 0..2 {
+                q.refresh(&f, p, &mut fresh);
+                assert_eq!(state.accumulator(p), &fresh[..], "perspective {p}");
+            }
+            assert_eq!(state.logit(), q.logit(&pos));
+            checked += 1;
+        }
+    }
+    checked
+}
+
+#[test]
+fn incremental_accumulators_equal_a_refresh_at_every_node() {
+    for (sizes, act, seed) in [
+        (vec![NUM_FEATURES, 256, 32, 1], Activation::Relu, 1),
+        (
+            vec![NUM_FEATURES, 136, 16, 8, 1],
+            Activation::ClippedRelu,
+            2,
+        ),
+        (vec![NUM_FEATURES, 128, 1], Activation::Relu, 3),
+    ] {
+        let q = QuantNet::from_network(&random_net(&sizes, act, seed)).unwrap();
+        assert!(walk_and_compare(&q, 40, seed) > 1000);
+    }
+}
+
+#[test]
+fn portable_path_equals_vectorised_path() {
+    let net = random_net(&[NUM_FEATURES, 256, 32, 1], Activation::Relu, 4);
+    let q = QuantNet::from_network(&net).unwrap();
+    let mut f = Features::new();
+    let (mut a, mut b) = (vec![0; q.width()], vec![0; q.width()]);
+    for pos in random_positions(300, 5, 100) {
+        f.extract_perspective(&pos, Color::Sente);
+        for p in 0..2 {
+            q.refresh(&f, p, &mut a);
+            q.refresh_impl(&f, p, &mut b);
+            assert_eq!(a, b);
+            let mut scratch = q.scratch();
+            assert_eq!(
+                q.output(&a, &mut scratch.clone()),
+                q.output_impl(&a, &mut scratch)
+            );
+        }
+    }
+}
+
+/// Largest and mean |quantised − float| logit over `positions`.
+fn errors(net: &Network, positions: &[Position]) -> (f32, f32) {
+    let q = QuantNet::from_network(net).unwrap();
+    let errs: Vec<f32> = positions
+        .iter()
+        .map(|pos| {
+            let float = net.logit(&Features::from_position(pos).to_f32());
+            (q.logit(pos) - float).abs()
+        })
+        .collect();
+    let worst = errs.iter().copied().fold(0.0, f32::max);
+    (worst, errs.iter().sum::<f32>() / errs.len() as f32)
+}
+
+/// The tolerance the quantised path is held to: at most 0.04 logit (24 centipawns) on any
+/// position, 0.005 (3 centipawns) on average. The shipped network measures 0.024 and
+/// 0.0036: activations are rounded to 1/1024, and the second layer's weights to the
+/// scale at which no sum can overflow.
+const WORST_TOLERANCE: f32 = 0.04;
+const MEAN_TOLERANCE: f32 = 0.005;
+
+#[test]
+fn quantised_output_agrees_with_float() {
+    let positions = random_positions(3000, 6, 120);
+    // Trained weights' scales: the shipped network, and the previous 64-unit one widened as
+    // `engine train --widen` does.
+    let gen2 = crate::nn::load_from_path("weights/gen2.bin").unwrap();
+    let widened = crate::nn::widen(&gen2, 256, 1).unwrap();
+    for (name, net) in [
+        (
+            "relu 256-32",
+            random_net(&[NUM_FEATURES, 256, 32, 1], Activation::Relu, 7),
+        ),
+        (
+            "relu 512-32-32",
+            random_net(&[NUM_FEATURES, 512, 32, 32, 1], Activation::Relu, 8),
+        ),
+        (
+            "crelu 256-32",
+            random_net(&[NUM_FEATURES, 256, 32, 1], Activation::ClippedRelu, 9),
+        ),
+        ("widened generation 2", widened),
+        ("shipped", crate::nn::default_network()),
+    ] {
+        let (worst, mean) = errors(&net, &positions);
+        assert!(
+            worst <= WORST_TOLERANCE && mean <= MEAN_TOLERANCE,
+            "{name}: worst error {worst}, mean {mean}"
+        );
+    }
+}
+
+#[test]
+fn refuses_what_it_cannot_represent() {
+    let sigmoid = random_net(&[NUM_FEATURES, 128, 1], Activation::Sigmoid, 1);
+    assert!(QuantNet::from_network(&sigmoid).is_err());
+    let mut huge = random_net(&[NUM_FEATURES, 128, 1], Activation::Relu, 1);
+    huge.layers_mut()[0].weights[[0, 0]] = 1000.0;
+    assert!(QuantNet::from_network(&huge).is_err());
+    let no_hidden = Network::from_layers(
+        vec![Dense {
+            weights: ndarray::Array2::zeros((1, NUM_FEATURES)),
+            bias: ndarray::Array1::zeros(1),
+        }],
+        Activation::Relu,
+    )
+    .unwrap();
+    assert!(QuantNet::from_network(&no_hidden).is_err());
+}
