@@ -12,10 +12,9 @@ use engine::nn::{
 };
 use engine::shogi::random::random_legal_move;
 use engine::shogi::{Move, Position};
-use engine::testing::random_positions;
+use engine::testing::{random_positions, seeded_draw};
 use engine::train::generate_mate_dataset as mate_dataset;
 use engine::train::trainer::{TrainConfig, Trainer};
-use rand::SeedableRng;
 
 const SHAPES: [&[usize]; 5] = [
     &[NUM_FEATURES, 32, 32, 1],
@@ -78,13 +77,13 @@ fn bench_eval(c: &mut Criterion) {
 /// Random games from the start position, each as its moves and the positions after them: the
 /// path a search thread walks, made and evaluated ply by ply.
 fn random_paths(games: usize, plies: usize, seed: u64) -> Vec<Vec<(Move, Position)>> {
-    let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
+    let mut draw = seeded_draw(seed);
     (0..games)
         .map(|_| {
             let mut pos = Position::startpos();
             let mut path = Vec::new();
             while path.len() < plies {
-                let Some(mv) = random_legal_move(&pos, &mut rng) else {
+                let Some(mv) = random_legal_move(&pos, &mut draw) else {
                     break;
                 };
                 pos = pos.after(mv);
