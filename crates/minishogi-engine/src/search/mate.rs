@@ -5,9 +5,10 @@
 use std::sync::atomic::Ordering::Relaxed;
 use std::time::{Duration, Instant};
 
+use super::movepick::ScoredMoves;
 use super::{MateResult, SearchControl};
 use crate::shogi::repetition;
-use crate::shogi::{GenKind, MAX_MOVES, Move, MoveList, PieceKind, Position, Square};
+use crate::shogi::{GenKind, Move, MoveList, PieceKind, Position, Square};
 
 /// Longest mate looked for, in plies.
 pub const MAX_MATE_PLY: u32 = 125;
@@ -144,19 +145,17 @@ impl Solver<'_> {
         let (horizon_before, reps_before) = (self.horizon_hits, self.repetitions);
         let mut list = MoveList::new();
         self.pos.generate(GenKind::All, &mut list);
-        let mut checks = MoveList::new();
-        let mut scores = [0i32; MAX_MOVES];
+        let mut checks = ScoredMoves::new();
         let their_king = self.pos.king_square(!self.pos.side_to_move());
         for &mv in list.iter() {
             if self.pos.gives_check(mv) {
-                scores[checks.len()] = attack_order(&self.pos, mv, their_king);
-                checks.push(mv);
+                checks.push(mv, attack_order(&self.pos, mv, their_king));
             }
         }
-        sort_by_scores(&mut checks, &mut scores);
+        checks.sort();
         self.path.push(key);
         let mut found = None;
-        for &mv in checks.iter() {
+        for &mv in checks.moves() {
             let undo = self.pos.make_move(mv);
             let result = self.defend(depth - 1, ply + 1);
             self.pos.unmake_move(mv, undo);
@@ -202,14 +201,14 @@ impl Solver<'_> {
             return None;
         }
         let (horizon_before, reps_before) = (self.horizon_hits, self.repetitions);
-        let mut scores = [0i32; MAX_MOVES];
-        for (i, &mv) in list.iter().enumerate() {
-            scores[i] = defence_order(&self.pos, mv);
+        let mut evasions = ScoredMoves::new();
+        for &mv in list.iter() {
+            evasions.push(mv, defence_order(&self.pos, mv));
         }
-        sort_by_scores(&mut list, &mut scores);
+        evasions.sort();
         self.path.push(key);
         let mut longest: Option<u32> = None;
-        for &mv in list.iter() {
+        for &mv in evasions.moves() {
             let undo = self.pos.make_move(mv);
             let result = self.attack(depth - 1, ply + 1);
             self.pos.unmake_move(mv, undo);
@@ -277,17 +276,4 @@ fn defence_order(pos: &Position, mv: Move) -> i32 {
         } else {
             1000
         }
-}
-
-fn sort_by_scores(list: &mut MoveList, scores: &mut [i32; MAX_MOVES]) {
-    // Insertion sort, descending: lists are short.
-    let moves = list.as_mut_slice();
-    for i in 1..moves.len() {
-        let mut j = i;
-        while j > 0 && scores[j - 1] < scores[j] {
-            scores.swap(j - 1, j);
-            moves.swap(j - 1, j);
-            j -= 1;
-        }
-    }
 }

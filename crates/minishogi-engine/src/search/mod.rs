@@ -11,8 +11,9 @@
 //! - `iterate`: iterative deepening, aspiration windows, the root, reports;
 //! - `node`: the alpha-beta node search (pruning, reductions, extensions);
 //! - `quiescence`: quiescence and ProbCut;
-//! - `ordering` and `heuristics`: move ordering and what it learns (history, killers,
-//!   counter-moves, continuation, capture and correction history);
+//! - `movepick`, `ordering` and `heuristics`: the staged move picker, the scores it orders
+//!   by and what they learn (history, killers, counter-moves, continuation, capture and
+//!   correction history);
 //! - `switches` and `params`: each technique on or off, and every number, by name;
 //! - `tt`, `time`, `score`, `skill`, `mate`, `bench`, `params_file`: the table, the clock,
 //!   the score scale, strength levels, the mate solver, `engine bench`, parameter files.
@@ -20,6 +21,7 @@
 mod heuristics;
 mod iterate;
 mod mate;
+mod movepick;
 mod node;
 mod ordering;
 pub mod params;

@@ -2,20 +2,20 @@
 //! after the first move, re-searched at full width when they rise above alpha) with the
 //! repetition rules and mate distance pruning first, then a TT cut-off, the static evaluation
 //! with its correction history, reverse futility pruning, null-move pruning, ProbCut,
-//! internal iterative reduction (PV nodes and cut nodes without a TT move), move ordering,
-//! late-move, history, futility and SEE pruning, singular extensions (with multi-cut and the
+//! internal iterative reduction (PV nodes and cut nodes without a TT move), the moves from the
+//! staged picker (`movepick`; pruning and reductions ask each move's kind), late-move,
+//! history, futility and SEE pruning, singular extensions (with multi-cut and the
 //! negative extension), check extensions, late move reductions, and the updates of history,
 //! continuation history, capture history, killers, counter-moves and correction history.
 
 use super::heuristics::CorrectionKey;
-use super::ordering::{
-    capture_history_index, continuation_index, is_quiet, pick_next, score_moves, see_ge,
-};
+use super::movepick::{MoveKind, MovePicker, Picked};
+use super::ordering::{capture_history_index, continuation_index, is_quiet, see_ge};
 use super::params::SearchParams;
 use super::score::*;
 use super::tt::Bound;
 use super::worker::{REP_FILTER, Worker, store_result, tt_cutoff};
-use crate::shogi::{GenKind, MAX_MOVES, Move, MoveList};
+use crate::shogi::Move;
 
 impl Worker<'_> {
     pub(super) fn search<const PV: bool>(
@@ -201,20 +201,6 @@ impl Worker<'_> {
             depth -= 1;
         }
 
-        let mut list = MoveList::new();
-        self.pos.generate(GenKind::All, &mut list);
-        if list.is_empty() {
-            // Checkmate, or no legal move at all: either way the side to move loses.
-            return mated_in(ply);
-        }
-        if in_check
-            && !singular_search
-            && self.check_ext_candidate[ply]
-            && list.len() <= p.check_ext_max_replies as usize
-        {
-            // A forcing check: few replies, so extending it costs little.
-            depth += 1;
-        }
         let killers = self.heur.killers(ply);
         let counter = if previous.is_null() {
             Move::NULL
@@ -225,20 +211,27 @@ impl Worker<'_> {
             previous_piece_square.filter(|_| features.cont_history),
             self.arrival[ply - 1].filter(|_| features.follow_up_history),
         ];
-        let tt_move_tactical = !tt_move.is_null() && !is_quiet(&self.pos, tt_move);
-        let mut scores = [0i32; MAX_MOVES];
-        score_moves(
+        let mut picker = MovePicker::main(
             &self.pos,
-            &list,
-            &mut scores,
             tt_move,
             killers,
             counter,
             continuation,
-            self.heur,
-            p,
             features.capture_history,
         );
+        if picker.generated() == 0 {
+            // Checkmate, or no legal move at all: either way the side to move loses.
+            return mated_in(ply);
+        }
+        if in_check
+            && !singular_search
+            && self.check_ext_candidate[ply]
+            && picker.generated() <= p.check_ext_max_replies as usize
+        {
+            // A forcing check: few replies, so extending it costs little.
+            depth += 1;
+        }
+        let tt_move_tactical = !tt_move.is_null() && !is_quiet(&self.pos, tt_move);
 
         let original_alpha = alpha;
         let mut best_score = -INFINITE;
@@ -249,10 +242,12 @@ impl Worker<'_> {
         let mut captures_tried = [0usize; 32];
         let mut capture_count = 0usize;
         let lmp_limit = (p.lmp_base + depth * depth) as usize / if improving { 1 } else { 2 };
-        let mut next = 0;
-        while let Some(mv) = pick_next(&mut list, &mut scores, next) {
-            let order_score = scores[next];
-            next += 1;
+        while let Some(Picked {
+            mv,
+            kind,
+            score: order_score,
+        }) = picker.next(&self.pos, self.heur, p)
+        {
             if mv == excluded {
                 continue;
             }
@@ -274,6 +269,7 @@ impl Worker<'_> {
                         continue;
                     }
                     if features.history_pruning
+                        && kind == MoveKind::Quiet
                         && depth <= p.history_prune_max_depth
                         && order_score < -p.history_prune_margin * depth
                     {
@@ -355,9 +351,12 @@ impl Worker<'_> {
                 r -= i32::from(PV) + i32::from(in_check);
                 r += i32::from(features.lmr_improving && !improving);
                 r += i32::from(features.lmr_tt_tactical && tt_move_tactical);
-                if order_score >= super::ordering::KILLER_FLOOR {
-                    // A killer or counter-move: a ply less, and at most one more for its
-                    // (ordering) score, not the whole history reach.
+                if matches!(
+                    kind,
+                    MoveKind::Tt | MoveKind::Killer | MoveKind::CounterMove
+                ) {
+                    // A killer or counter-move: a ply less, and at most one more for being
+                    // one, not the whole history reach.
                     r -= 1 + p.lmr_history_max_plies.min(1);
                 } else {
                     let reach = p.lmr_history_divisor * p.lmr_history_max_plies;

@@ -1,18 +1,14 @@
-//! Move ordering: static exchange evaluation, MVV-LVA and the scores that order a node's moves
-//! (TT move, good captures and promotions, killers, counter-move, quiet moves by history and
-//! continuation history, bad captures; captures also by capture history when it is on), and
-//! the selection of the next move to search.
+//! Move ordering's judgements: static exchange evaluation, MVV-LVA and the scores that order
+//! moves within a stage of the move picker (`movepick`): captures and promotions by MVV-LVA or
+//! gain (captures also by capture history when it is on), quiet moves by history and
+//! continuation history, quiescence's evasions.
 
 use super::heuristics::{CONTINUATION_PLIES, Heuristics, capture_index, piece_square};
 use super::params::SearchParams;
-use crate::shogi::{MAX_MOVES, Move, MoveList, Piece, PieceKind, Position};
+use crate::shogi::{Color, Move, Piece, PieceKind, Position};
 
-const TT_MOVE: i32 = 1 << 30;
-const GOOD_TACTICAL: i32 = 1 << 28;
-const KILLER: i32 = 1 << 27;
-const BAD_CAPTURE: i32 = -(1 << 27);
-/// Order scores at or above this are TT moves, good tactical moves, killers or counter-moves.
-pub const KILLER_FLOOR: i32 = KILLER - 2;
+/// Lifts tactical evasions above every history score (those stay within a few HISTORY_MAX).
+const TACTICAL_EVASION: i32 = 1 << 28;
 
 /// Least valuable first, for SEE's choice of recapturing piece.
 const BY_VALUE: [PieceKind; 10] = [
@@ -153,108 +149,76 @@ pub fn see_ge(pos: &Position, mv: Move, threshold: i32) -> bool {
     res
 }
 
-/// Scores for ordering the moves of a main-search node. `continuation` holds the
-/// continuation-history indices of the moves one and two plies back, where those tables are
-/// used: quiet moves then add their scores;
-/// with `capture_history`, captures add theirs.
-#[allow(clippy::too_many_arguments)]
-pub fn score_moves(
+/// Whether a capture or promotion does not lose material by SEE (a capture by a piece worth
+/// no more than its victim never does): good ones are tried early, the others last.
+#[inline(always)]
+pub fn wins_exchange(pos: &Position, mv: Move) -> bool {
+    match captured(pos, mv) {
+        Some(victim) if moved_kind(pos, mv).value() <= victim.value() => true,
+        _ => see_ge(pos, mv, 0),
+    }
+}
+
+/// The ordering score of a capture or promotion: captures by MVV-LVA (and capture history,
+/// with `capture_history`), promotions by their gain.
+#[inline(always)]
+pub fn tactical_score(
     pos: &Position,
-    list: &MoveList,
-    scores: &mut [i32; MAX_MOVES],
-    tt_move: Move,
-    killers: [Move; 2],
-    counter: Move,
+    mv: Move,
+    heur: &Heuristics,
+    params: &SearchParams,
+    capture_history: bool,
+) -> i32 {
+    match captured(pos, mv) {
+        Some(victim) => {
+            params.mvv_lva(victim.value(), moved_kind(pos, mv).value())
+                + capture_score(pos, mv, victim, heur, params, capture_history)
+        }
+        None => tactical_gain(pos, mv),
+    }
+}
+
+/// The ordering score of a quiet move: its history, plus its continuation history after the
+/// moves one and two plies back (`continuation`, where those tables are used).
+#[inline(always)]
+pub fn quiet_score(
+    pos: &Position,
+    side: Color,
+    mv: Move,
     continuation: [Option<usize>; CONTINUATION_PLIES],
     heur: &Heuristics,
-    params: &SearchParams,
-    capture_history: bool,
-) {
-    let side = pos.side_to_move();
-    for (i, &mv) in list.iter().enumerate() {
-        scores[i] = if mv == tt_move {
-            TT_MOVE
-        } else if let Some(victim) = captured(pos, mv) {
-            let attacker = moved_kind(pos, mv);
-            let mvv_lva = params.mvv_lva(victim.value(), attacker.value())
-                + capture_score(pos, mv, victim, heur, params, capture_history);
-            if attacker.value() <= victim.value() || see_ge(pos, mv, 0) {
-                GOOD_TACTICAL + mvv_lva
-            } else {
-                BAD_CAPTURE + mvv_lva
-            }
-        } else if mv.is_promotion() && see_ge(pos, mv, 0) {
-            GOOD_TACTICAL + tactical_gain(pos, mv)
-        } else if mv == killers[0] {
-            KILLER
-        } else if mv == killers[1] {
-            KILLER - 1
-        } else if mv == counter {
-            KILLER - 2
-        } else {
-            let arrival = continuation_index(pos, mv);
-            let mut score = heur.history(side, mv);
-            for (back, earlier) in continuation.iter().enumerate() {
-                if let Some(earlier) = *earlier {
-                    score += heur.continuation(back, earlier, arrival);
-                }
-            }
-            score
-        };
+) -> i32 {
+    let arrival = continuation_index(pos, mv);
+    let mut score = heur.history(side, mv);
+    for (back, earlier) in continuation.iter().enumerate() {
+        if let Some(earlier) = *earlier {
+            score += heur.continuation(back, earlier, arrival);
+        }
     }
+    score
 }
 
-/// Scores for quiescence: captures by MVV-LVA (and capture history, with `capture_history`),
-/// then promotions; evasions by history.
-pub fn score_tactical(
+/// Evasions in quiescence: captures and promotions first (by [`tactical_score`]), the others
+/// by history.
+#[inline(always)]
+pub fn evasion_score(
     pos: &Position,
-    list: &MoveList,
-    scores: &mut [i32; MAX_MOVES],
-    tt_move: Move,
+    mv: Move,
     heur: &Heuristics,
     params: &SearchParams,
     capture_history: bool,
-) {
-    let side = pos.side_to_move();
-    for (i, &mv) in list.iter().enumerate() {
-        scores[i] = if mv == tt_move {
-            TT_MOVE
-        } else if let Some(victim) = captured(pos, mv) {
-            GOOD_TACTICAL
-                + params.mvv_lva(victim.value(), moved_kind(pos, mv).value())
-                + capture_score(pos, mv, victim, heur, params, capture_history)
-        } else if mv.is_promotion() {
-            GOOD_TACTICAL + tactical_gain(pos, mv)
-        } else {
-            heur.history(side, mv)
-        };
+) -> i32 {
+    if is_quiet(pos, mv) {
+        heur.history(pos.side_to_move(), mv)
+    } else {
+        TACTICAL_EVASION + tactical_score(pos, mv, heur, params, capture_history)
     }
-}
-
-/// Takes the best-scored move among `list[next..]`, swapping it into place (selection sort,
-/// cheap because cut-offs usually come early).
-#[inline]
-pub fn pick_next(list: &mut MoveList, scores: &mut [i32; MAX_MOVES], next: usize) -> Option<Move> {
-    let len = list.len();
-    if next >= len {
-        return None;
-    }
-    let mut best = next;
-    for i in next + 1..len {
-        if scores[i] > scores[best] {
-            best = i;
-        }
-    }
-    let moves = list.as_mut_slice();
-    moves.swap(next, best);
-    scores.swap(next, best);
-    Some(moves[next])
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::shogi::{Bitboard, Color, Piece, Square};
+    use crate::shogi::{Bitboard, Piece, Square};
 
     fn sq(file: u8, rank: char) -> Square {
         Square::new(file, rank as u8 - b'a')
@@ -369,23 +333,5 @@ mod tests {
 
     fn pos_is_legal(pos: &Position, mv: Move) -> bool {
         pos.is_legal(mv)
-    }
-
-    #[test]
-    fn picking_orders_by_score() {
-        let pos = Position::startpos();
-        let mut list = pos.legal_moves();
-        let mut scores = [0i32; MAX_MOVES];
-        for (i, s) in scores.iter_mut().enumerate().take(list.len()) {
-            *s = (i as i32 * 7) % 5;
-        }
-        let mut prev = i32::MAX;
-        let mut n = 0;
-        while pick_next(&mut list, &mut scores, n).is_some() {
-            assert!(scores[n] <= prev);
-            prev = scores[n];
-            n += 1;
-        }
-        assert_eq!(n, pos.legal_moves().len());
     }
 }

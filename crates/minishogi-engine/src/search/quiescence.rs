@@ -2,29 +2,18 @@
 //! check; stand pat with the corrected evaluation, delta and SEE pruning, a test for a mating
 //! drop or mate in one) and ProbCut, whose captures are tried first by quiescence.
 
-use super::ordering::{pick_next, score_tactical, see_ge, tactical_gain};
+use super::movepick::{MoveKind, MovePicker, Picked};
+use super::ordering::{see_ge, tactical_gain};
 use super::score::*;
 use super::tt::Bound;
 use super::worker::{Worker, store_result, tt_cutoff};
-use crate::shogi::{GenKind, MAX_MOVES, Move, MoveList};
+use crate::shogi::{GenKind, Move, MoveList};
 
 impl Worker<'_> {
-    /// The tactical moves (all evasions in check) with their ordering scores.
+    /// The picker of tactical moves (all evasions in check).
     #[inline(always)]
-    fn tactical_moves(&self, tt_move: Move) -> (MoveList, [i32; MAX_MOVES]) {
-        let mut list = MoveList::new();
-        self.pos.generate(GenKind::Tactical, &mut list);
-        let mut scores = [0i32; MAX_MOVES];
-        score_tactical(
-            &self.pos,
-            &list,
-            &mut scores,
-            tt_move,
-            self.heur,
-            &self.shared.params,
-            self.shared.features.capture_history,
-        );
-        (list, scores)
+    fn tactical_picker(&self, tt_move: Move) -> MovePicker {
+        MovePicker::tactical(&self.pos, tt_move, self.shared.features.capture_history)
     }
 
     /// ProbCut's captures: the first whose quiescence and then reduced search both reach
@@ -38,10 +27,8 @@ impl Worker<'_> {
         eval: i32,
         tt_move: Move,
     ) -> Option<i32> {
-        let (mut list, mut scores) = self.tactical_moves(tt_move);
-        let mut next = 0;
-        while let Some(mv) = pick_next(&mut list, &mut scores, next) {
-            next += 1;
+        let mut picker = self.tactical_picker(tt_move);
+        while let Some(Picked { mv, .. }) = picker.next(&self.pos, self.heur, &self.shared.params) {
             if !see_ge(&self.pos, mv, probcut_beta - eval) {
                 continue;
             }
@@ -153,21 +140,25 @@ impl Worker<'_> {
         let mut best_score = stand_pat;
         let mut best_move = Move::NULL;
 
-        let (mut list, mut scores) = self.tactical_moves(tt_move);
-        if in_check && list.is_empty() {
+        let mut picker = self.tactical_picker(tt_move);
+        if in_check && picker.generated() == 0 {
             return mated_in(ply);
         }
-        let mut next = 0;
-        while let Some(mv) = pick_next(&mut list, &mut scores, next) {
-            next += 1;
+        while let Some(Picked { mv, kind, .. }) =
+            picker.next(&self.pos, self.heur, &self.shared.params)
+        {
             if !in_check {
-                // Delta pruning, then skip exchanges that lose material.
+                // Exchanges that lose material are skipped: the picker keeps them for last.
+                if kind == MoveKind::BadTactical {
+                    break;
+                }
+                // Delta pruning.
                 if stand_pat + tactical_gain(&self.pos, mv) + self.shared.params.qs_delta_margin
                     <= alpha
                 {
                     continue;
                 }
-                if !see_ge(&self.pos, mv, 0) {
+                if kind == MoveKind::Tt && !see_ge(&self.pos, mv, 0) {
                     continue;
                 }
             }

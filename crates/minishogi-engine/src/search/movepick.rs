@@ -1,0 +1,390 @@
+//! The staged move picker: a node's moves one at a time, each with its kind, in stages so that
+//! a cut-off early in the list saves the scoring of the rest.
+//!
+//! Main search: the TT move, good captures and promotions (by [`tactical_score`], SEE tested
+//! lazily as each comes up: a loser is set aside), the killers and the counter-move, quiet moves
+//! and drops by history ([`quiet_score`], scored only when the stage is reached), the captures
+//! and promotions SEE judged losing. Quiescence and ProbCut: the TT move, good then bad
+//! tactical moves; in check every evasion ([`evasion_score`]).
+//!
+//! The rules core generates legal moves in one pass (it has no staged generator and no cheap
+//! legality test), so the list is generated first and the TT move's legality is its presence in
+//! it; what the stages save is the scoring and SEE. The searches ask a move's [`MoveKind`]
+//! instead of reading score bands. [`ScoredMoves`] is the list with its scores, for an ordering
+//! of its own (the mate solver's).
+
+use super::heuristics::{CONTINUATION_PLIES, Heuristics};
+use super::ordering::{evasion_score, is_quiet, quiet_score, tactical_score, wins_exchange};
+use super::params::SearchParams;
+use crate::shogi::{GenKind, MAX_MOVES, Move, MoveList, Position};
+
+/// What a picked move is, which is also why it came when it did.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum MoveKind {
+    /// The transposition table's move (legal here), tried first.
+    Tt,
+    /// A capture or promotion that static exchange evaluation does not judge losing.
+    GoodTactical,
+    /// One of this ply's two killers: a quiet move that cut off at a sibling node.
+    Killer,
+    /// The quiet move that last refuted the opponent's previous move.
+    CounterMove,
+    /// Any other quiet move or drop; its score is its history.
+    Quiet,
+    /// A capture or promotion that SEE judges losing.
+    BadTactical,
+    /// A check evasion in quiescence (tactical ones first, then by history).
+    Evasion,
+}
+
+/// A picked move, its kind and its ordering score (for a quiet move, its history).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct Picked {
+    pub mv: Move,
+    pub kind: MoveKind,
+    pub score: i32,
+}
+
+/// Moves with their ordering scores, taken best first.
+pub struct ScoredMoves {
+    moves: MoveList,
+    scores: [i32; MAX_MOVES],
+}
+
+impl Default for ScoredMoves {
+    fn default() -> Self {
+        ScoredMoves::new()
+    }
+}
+
+impl ScoredMoves {
+    pub fn new() -> ScoredMoves {
+        ScoredMoves {
+            moves: MoveList::new(),
+            scores: [0; MAX_MOVES],
+        }
+    }
+
+    pub fn push(&mut self, mv: Move, score: i32) {
+        self.scores[self.moves.len()] = score;
+        self.moves.push(mv);
+    }
+
+    /// Sorts best first, equal scores keeping their order (insertion sort: lists are short).
+    pub fn sort(&mut self) {
+        let moves = self.moves.as_mut_slice();
+        for i in 1..moves.len() {
+            let mut j = i;
+            while j > 0 && self.scores[j - 1] < self.scores[j] {
+                self.scores.swap(j - 1, j);
+                moves.swap(j - 1, j);
+                j -= 1;
+            }
+        }
+    }
+
+    pub fn moves(&self) -> &[Move] {
+        self.moves.as_slice()
+    }
+
+    /// Brings the best-scored move of `from..end` to `from`, the first of equal ones, the
+    /// others keeping their order (selection: cut-offs usually come early).
+    #[inline(always)]
+    fn select(&mut self, from: usize, end: usize) -> (Move, i32) {
+        let mut best = from;
+        for i in from + 1..end {
+            if self.scores[i] > self.scores[best] {
+                best = i;
+            }
+        }
+        self.lift(best, from);
+        (self.moves[from], self.scores[from])
+    }
+
+    /// Moves entry `i` to `to <= i`, shifting `to..i` up one.
+    #[inline(always)]
+    fn lift(&mut self, i: usize, to: usize) {
+        if i != to {
+            self.moves.as_mut_slice()[to..=i].rotate_right(1);
+            self.scores[to..=i].rotate_right(1);
+        }
+    }
+
+    /// Removes entry `i` of the live `..end`, shifting the rest down one; returns the new end.
+    #[inline(always)]
+    fn remove(&mut self, i: usize, end: usize) -> usize {
+        self.moves.as_mut_slice().copy_within(i + 1..end, i);
+        self.scores.copy_within(i + 1..end, i);
+        end - 1
+    }
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Stage {
+    Tt,
+    ScoreTactical,
+    GoodTactical,
+    Refutations,
+    ScoreQuiet,
+    Quiet,
+    ScoreBadTactical,
+    BadTactical,
+    ScoreEvasions,
+    Evasions,
+    Done,
+}
+
+/// Yields every generated move once, the TT move first (see the module header for the order).
+pub struct MovePicker {
+    list: ScoredMoves,
+    stage: Stage,
+    /// The TT move, if it is among the generated moves (it was then taken out of the list).
+    tt_move: Move,
+    /// Killers, then the counter-move; tried in this order if still in the quiet moves.
+    refutations: [Move; 3],
+    refutation: usize,
+    continuation: [Option<usize>; CONTINUATION_PLIES],
+    capture_history: bool,
+    /// Whether the quiet stages (refutations, quiet moves) come between good and bad tactics.
+    quiets: bool,
+    /// Whether the moves are quiescence's check evasions, ordered in one stage.
+    evasions: bool,
+    generated: usize,
+    /// The live part of the list is `..end`: the TT move is taken out of it, and so are
+    /// killers and counter-moves as they are yielded.
+    end: usize,
+    /// The next move to look at; moves before it have been yielded or set aside.
+    cur: usize,
+    /// Captures and promotions are `..tactical_end` once partitioned, the quiet moves after.
+    tactical_end: usize,
+    /// Losing tactical moves set aside so far, at `..bad_end` (always `<= cur`).
+    bad_end: usize,
+}
+
+impl MovePicker {
+    /// The main search's picker: every legal move. `continuation` holds the
+    /// continuation-history indices of the moves one and two plies back, where used;
+    /// `capture_history` adds capture history to the scores of captures.
+    pub fn main(
+        pos: &Position,
+        tt_move: Move,
+        killers: [Move; 2],
+        counter: Move,
+        continuation: [Option<usize>; CONTINUATION_PLIES],
+        capture_history: bool,
+    ) -> MovePicker {
+        let mut picker = MovePicker::generate(pos, GenKind::All, tt_move, capture_history);
+        picker.refutations = [killers[0], killers[1], counter];
+        picker.continuation = continuation;
+        picker.quiets = true;
+        picker
+    }
+
+    /// Quiescence's and ProbCut's picker: captures and promotions, or every evasion in check.
+    pub fn tactical(pos: &Position, tt_move: Move, capture_history: bool) -> MovePicker {
+        let mut picker = MovePicker::generate(pos, GenKind::Tactical, tt_move, capture_history);
+        if pos.in_check() {
+            picker.evasions = true;
+            if picker.stage != Stage::Tt {
+                picker.stage = Stage::ScoreEvasions;
+            }
+        }
+        picker
+    }
+
+    fn generate(pos: &Position, kind: GenKind, tt_move: Move, capture_history: bool) -> Self {
+        let mut list = ScoredMoves::new();
+        pos.generate(kind, &mut list.moves);
+        let generated = list.moves.len();
+        let mut end = generated;
+        let tt_index = if tt_move.is_null() {
+            None
+        } else {
+            list.moves.iter().position(|&mv| mv == tt_move)
+        };
+        if let Some(i) = tt_index {
+            end = list.remove(i, end);
+        }
+        MovePicker {
+            list,
+            stage: if tt_index.is_some() {
+                Stage::Tt
+            } else {
+                Stage::ScoreTactical
+            },
+            tt_move: if tt_index.is_some() {
+                tt_move
+            } else {
+                Move::NULL
+            },
+            refutations: [Move::NULL; 3],
+            refutation: 0,
+            continuation: [None; CONTINUATION_PLIES],
+            capture_history,
+            quiets: false,
+            evasions: false,
+            generated,
+            end,
+            cur: 0,
+            tactical_end: 0,
+            bad_end: 0,
+        }
+    }
+
+    /// How many legal moves were generated (all of them, or the tactical ones): none means
+    /// mate (or, in the main search, no legal move at all).
+    pub fn generated(&self) -> usize {
+        self.generated
+    }
+
+    /// The stage after the TT move.
+    fn after_tt(&self) -> Stage {
+        if self.evasions {
+            Stage::ScoreEvasions
+        } else {
+            Stage::ScoreTactical
+        }
+    }
+
+    /// The next move, or `None` once every move has been yielded. The history tables are read
+    /// when a stage is scored, so moves searched before then have already taught them.
+    pub fn next(
+        &mut self,
+        pos: &Position,
+        heur: &Heuristics,
+        params: &SearchParams,
+    ) -> Option<Picked> {
+        loop {
+            match self.stage {
+                Stage::Tt => {
+                    self.stage = self.after_tt();
+                    return Some(Picked {
+                        mv: self.tt_move,
+                        kind: MoveKind::Tt,
+                        score: 0,
+                    });
+                }
+                Stage::ScoreTactical => {
+                    // Captures and promotions to the front; each part keeps generation order.
+                    let mut tactical = 0;
+                    for i in 0..self.end {
+                        let mv = self.list.moves[i];
+                        if !is_quiet(pos, mv) {
+                            self.list.lift(i, tactical);
+                            self.list.scores[tactical] =
+                                tactical_score(pos, mv, heur, params, self.capture_history);
+                            tactical += 1;
+                        }
+                    }
+                    self.tactical_end = tactical;
+                    self.stage = Stage::GoodTactical;
+                }
+                Stage::GoodTactical => {
+                    while self.cur < self.tactical_end {
+                        let (mv, score) = self.list.select(self.cur, self.tactical_end);
+                        self.cur += 1;
+                        if wins_exchange(pos, mv) {
+                            return Some(Picked {
+                                mv,
+                                kind: MoveKind::GoodTactical,
+                                score,
+                            });
+                        }
+                        // Set aside where a yielded move was.
+                        self.list.moves.as_mut_slice()[self.bad_end] = mv;
+                        self.list.scores[self.bad_end] = score;
+                        self.bad_end += 1;
+                    }
+                    self.stage = if self.quiets {
+                        Stage::Refutations
+                    } else {
+                        Stage::ScoreBadTactical
+                    };
+                }
+                Stage::Refutations => {
+                    while self.refutation < self.refutations.len() {
+                        let mv = self.refutations[self.refutation];
+                        self.refutation += 1;
+                        if mv.is_null() {
+                            continue;
+                        }
+                        let quiets = &self.list.moves.as_slice()[self.tactical_end..self.end];
+                        if let Some(i) = quiets.iter().position(|&q| q == mv) {
+                            self.end = self.list.remove(self.tactical_end + i, self.end);
+                            let kind = if self.refutation <= 2 {
+                                MoveKind::Killer
+                            } else {
+                                MoveKind::CounterMove
+                            };
+                            return Some(Picked { mv, kind, score: 0 });
+                        }
+                    }
+                    self.stage = Stage::ScoreQuiet;
+                }
+                Stage::ScoreQuiet => {
+                    let side = pos.side_to_move();
+                    for i in self.tactical_end..self.end {
+                        let mv = self.list.moves[i];
+                        self.list.scores[i] = quiet_score(pos, side, mv, self.continuation, heur);
+                    }
+                    self.cur = self.tactical_end;
+                    self.stage = Stage::Quiet;
+                }
+                Stage::Quiet => {
+                    if self.cur < self.end {
+                        let (mv, score) = self.list.select(self.cur, self.end);
+                        self.cur += 1;
+                        return Some(Picked {
+                            mv,
+                            kind: MoveKind::Quiet,
+                            score,
+                        });
+                    }
+                    self.stage = Stage::ScoreBadTactical;
+                }
+                Stage::ScoreBadTactical => {
+                    // Already scored when set aside.
+                    self.cur = 0;
+                    self.end = self.bad_end;
+                    self.stage = Stage::BadTactical;
+                }
+                Stage::BadTactical => {
+                    if self.cur < self.end {
+                        let (mv, score) = self.list.select(self.cur, self.end);
+                        self.cur += 1;
+                        return Some(Picked {
+                            mv,
+                            kind: MoveKind::BadTactical,
+                            score,
+                        });
+                    }
+                    self.stage = Stage::Done;
+                }
+                Stage::ScoreEvasions => {
+                    for i in 0..self.end {
+                        let mv = self.list.moves[i];
+                        self.list.scores[i] =
+                            evasion_score(pos, mv, heur, params, self.capture_history);
+                    }
+                    self.stage = Stage::Evasions;
+                }
+                Stage::Evasions => {
+                    if self.cur < self.end {
+                        let (mv, score) = self.list.select(self.cur, self.end);
+                        self.cur += 1;
+                        return Some(Picked {
+                            mv,
+                            kind: MoveKind::Evasion,
+                            score,
+                        });
+                    }
+                    self.stage = Stage::Done;
+                }
+                Stage::Done => return None,
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;
