@@ -5,6 +5,7 @@ pub mod eval;
 pub mod fileio;
 pub mod gui;
 pub mod matches;
+pub mod mcts;
 pub mod memory;
 pub mod nn;
 pub mod player;

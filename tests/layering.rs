@@ -25,7 +25,10 @@ const ALLOWED: &[(&str, &[&str])] = &[
     // `search::bench` plays with `nn::engine_evaluator`, what the engine plays with.
     ("search", &["shogi", "eval", "nn", "memory"]),
     // The player seam: the trait over the search's types and the factory of its implementations.
-    ("player", &["shogi", "eval", "search"]),
+    ("player", &["shogi", "eval", "search", "mcts"]),
+    // Monte Carlo tree search: a player (it implements the seam's trait) over the search's
+    // types, ordering and clock.
+    ("mcts", &["shogi", "eval", "search", "player"]),
     // The tuner plays matches (`matches`) over the search's parameters (`search`).
     ("tune", &["shogi", "fileio", "search", "matches", "plot"]),
 ];

@@ -18,11 +18,11 @@
 //!   the score scale, strength levels, the mate solver, `engine bench`, parameter files.
 
 pub mod bench;
-mod heuristics;
+pub(crate) mod heuristics;
 mod iterate;
 mod mate;
 mod node;
-mod ordering;
+pub(crate) mod ordering;
 pub mod params;
 pub mod params_file;
 mod quiescence;
