@@ -59,7 +59,7 @@ mod tests {
             } else {
                 assert_eq!(game.plies(), PLAYOUT_PLIES);
             }
-            assert_eq!(value, value_for(status, Color::Black));
+            assert_eq!(value, value_for(status, Color::Sente));
         }
         assert!(ended > 150, "most random games end: {ended}");
     }
