@@ -145,27 +145,32 @@ mod tests {
             let player = new_player(&name.to_uppercase(), SearchOptions::default()).unwrap();
             assert_eq!(player.name(), *name);
         }
-        let error = new_player("minimax", SearchOptions::default()).err().unwrap();
-        assert_eq!(error, "unknown search 'minimax' (known: alphabeta, mcts, uct)");
+        let error = new_player("minimax", SearchOptions::default())
+            .err()
+            .unwrap();
+        assert_eq!(
+            error,
+            "unknown search 'minimax' (known: alphabeta, mcts, uct)"
+        );
     }
 
     #[test]
     fn every_player_searches_through_the_trait() {
         for name in NAMES {
-        let mut player = new_player(name, SearchOptions::default()).unwrap();
-        let limits = Limits {
-            depth: Some(3),
-            ..Limits::default()
-        };
-        let mut finished = 0;
-        let result = player.search(
-            &Game::startpos(),
-            &limits,
-            &SearchControl::default(),
-            &mut |event| finished += matches!(event, SearchEvent::Finished(_)) as u32,
-        );
-        assert_eq!(finished, 1);
-        assert!(result.best.is_some());
+            let mut player = new_player(name, SearchOptions::default()).unwrap();
+            let limits = Limits {
+                depth: Some(3),
+                ..Limits::default()
+            };
+            let mut finished = 0;
+            let result = player.search(
+                &Game::startpos(),
+                &limits,
+                &SearchControl::default(),
+                &mut |event| finished += matches!(event, SearchEvent::Finished(_)) as u32,
+            );
+            assert_eq!(finished, 1);
+            assert!(result.best.is_some());
         }
     }
 }

@@ -88,7 +88,13 @@ fn go(engine: &mut Engine, root: &Position, params: &str) -> Vec<String> {
 }
 
 fn bestmove(lines: &[String]) -> String {
-    lines.last().unwrap().split_whitespace().nth(1).unwrap().into()
+    lines
+        .last()
+        .unwrap()
+        .split_whitespace()
+        .nth(1)
+        .unwrap()
+        .into()
 }
 
 fn ready(engine: &mut Engine) {
@@ -125,7 +131,11 @@ fn every_go_is_answered_by_a_legal_bestmove() {
             }
         }
         // Bad parameters are named, and the search still answers.
-        for params in ["depth abc movetime 30", "nodes -5 depth 2", "frobnicate 7 depth 2"] {
+        for params in [
+            "depth abc movetime 30",
+            "nodes -5 depth 2",
+            "frobnicate 7 depth 2",
+        ] {
             let lines = go(&mut engine, &root, params);
             assert!(
                 lines.iter().any(|l| l.starts_with("info string error: ")),
@@ -178,7 +188,10 @@ fn stop_and_ponder_are_answered() {
         engine.send("position startpos");
         engine.send("go infinite");
         let quiet = engine.lines_for(Duration::from_millis(300));
-        assert!(quiet.iter().all(|l| !l.starts_with("bestmove")), "{quiet:?}");
+        assert!(
+            quiet.iter().all(|l| !l.starts_with("bestmove")),
+            "{quiet:?}"
+        );
         ready(&mut engine);
         let sent = Instant::now();
         engine.send("stop");
@@ -189,7 +202,10 @@ fn stop_and_ponder_are_answered() {
         // Ponder, then ponderhit: the move comes within the clock.
         engine.send("go ponder btime 0 wtime 0 byoyomi 200");
         let quiet = engine.lines_for(Duration::from_millis(300));
-        assert!(quiet.iter().all(|l| !l.starts_with("bestmove")), "{quiet:?}");
+        assert!(
+            quiet.iter().all(|l| !l.starts_with("bestmove")),
+            "{quiet:?}"
+        );
         let hit = Instant::now();
         engine.send("ponderhit");
         engine.until("bestmove");
@@ -292,7 +308,11 @@ fn mates_are_proven_and_played() {
                 moves.push(best);
             }
             assert!(pos.is_checkmate() || pos.legal_moves().is_empty());
-            assert_eq!(moves.len() % 2, 1, "{search} {sfen}: the attacker moved last");
+            assert_eq!(
+                moves.len() % 2,
+                1,
+                "{search} {sfen}: the attacker moved last"
+            );
         }
         engine.send("quit");
         engine.wait_for_exit();
@@ -313,7 +333,11 @@ fn the_node_pool_never_exceeds_usi_hash() {
         engine.send("position startpos");
         let visits = if search == "uct" { 60_000 } else { 200_000 };
         let lines = go(&mut engine, &root, &format!("nodes {visits}"));
-        let last = lines.iter().rev().find(|l| l.contains(" multipv 1 ")).unwrap();
+        let last = lines
+            .iter()
+            .rev()
+            .find(|l| l.contains(" multipv 1 "))
+            .unwrap();
         let hashfull: u32 = field(last, "hashfull").unwrap().parse().unwrap();
         assert!((900..=1000).contains(&hashfull), "{search}: {last}");
         assert_eq!(field(last, "nodes"), Some(visits.to_string().as_str()));
@@ -381,7 +405,11 @@ fn threads_share_one_tree() {
         ready(&mut engine);
         for _ in 0..3 {
             let lines = go(&mut engine, &root, "nodes 5000");
-            let last = lines.iter().rev().find(|l| l.contains(" multipv 1 ")).unwrap();
+            let last = lines
+                .iter()
+                .rev()
+                .find(|l| l.contains(" multipv 1 "))
+                .unwrap();
             assert_eq!(field(last, "nodes"), Some("5000"), "{search}: {last}");
         }
         go(&mut engine, &root, "movetime 200");

@@ -18,7 +18,10 @@ fn usi_search_option_lists_the_players_and_keeps_the_player_on_a_bad_name() {
     engine.send("usi");
     let lines = engine.lines_until(|l| l == "usiok");
     assert!(
-        lines.contains(&"option name Search type combo default alphabeta var alphabeta var mcts var uct".into()),
+        lines.contains(
+            &"option name Search type combo default alphabeta var alphabeta var mcts var uct"
+                .into()
+        ),
         "{lines:?}"
     );
     engine.send("setoption name USI_Hash value 8");

@@ -79,7 +79,10 @@ mod tests {
     fn ucb1_tries_every_move_once_then_balances() {
         let tree = tree_with(&[(0.5, 3, 0.9, Proof::Unknown), (0.5, 0, 0.0, Proof::Unknown)]);
         assert_eq!(select(&tree, ROOT, Mode::Uct), Some(2));
-        let tree = tree_with(&[(0.5, 10, 0.9, Proof::Unknown), (0.5, 10, 0.1, Proof::Unknown)]);
+        let tree = tree_with(&[
+            (0.5, 10, 0.9, Proof::Unknown),
+            (0.5, 10, 0.1, Proof::Unknown),
+        ]);
         assert_eq!(select(&tree, ROOT, Mode::Uct), Some(1));
     }
 

@@ -127,7 +127,6 @@ impl Tree {
         self.nodes.len()
     }
 
-
     /// Bytes the pool holds (its reservation, not its use).
     pub fn bytes(&self) -> usize {
         self.nodes.capacity() * std::mem::size_of::<Node>()
