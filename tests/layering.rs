@@ -28,7 +28,7 @@ const ALLOWED: &[(&str, &[&str])] = &[
     ("player", &["shogi", "eval", "search", "mcts"]),
     // Monte Carlo tree search: a player (it implements the seam's trait) over the search's
     // types, ordering and clock.
-    ("mcts", &["shogi", "eval", "search", "player"]),
+    ("mcts", &["shogi", "eval", "search", "player", "memory"]),
     // The tuner plays matches (`matches`) over the search's parameters (`search`).
     ("tune", &["shogi", "fileio", "search", "matches", "plot"]),
 ];

@@ -140,15 +140,20 @@ impl Shared<'_> {
         Outcome::Done
     }
 
-    /// The first visit of node `index`, the position of `game`: a finished game is proven; a
-    /// mate in one proves a win (and is its only child); else the node gets its children,
-    /// unless the pool is full.
+    /// A visit of node `index` (not expanded yet), the position of `game`: a finished game is
+    /// proven; otherwise, from its second visit on (the root at once), a mate in one proves a
+    /// win (and is its only child), or else the node gets its children, unless the pool is
+    /// full. Leaves visited once are most of a tree: waiting for the second visit spares the
+    /// pool their children.
     fn visit(&self, tree: &mut Tree, index: usize, game: &Game, prior_buffer: &mut Vec<f32>) {
         let pos = game.position();
         let status = game.status();
         if status.is_over() {
             tree[index].growth = Growth::Leaf;
             tree[index].proof = proof_of(status, pos.side_to_move());
+            return;
+        }
+        if index != ROOT && tree[index].visits == 0 {
             return;
         }
         let mut moves = pos.legal_moves();

@@ -85,6 +85,8 @@ pub const ROOT: usize = 0;
 pub struct Tree {
     nodes: Vec<Node>,
     capacity: usize,
+    /// `USI_Hash` as asked (the pool may hold less when memory was short).
+    requested_mb: usize,
 }
 
 impl Tree {
@@ -93,13 +95,35 @@ impl Tree {
         (mb.max(1) << 20) / std::mem::size_of::<Node>()
     }
 
-    /// An empty pool of `mb` MiB. The memory is reserved now (the system maps it as it is
-    /// first written).
+    /// An empty pool of `mb` MiB, or of the largest halving of it that the system can give
+    /// (see `memory::large_buffer_limit`): [`bytes`](Tree::bytes) tells. The memory is reserved
+    /// now (the system maps it as it is first written).
     pub fn new(mb: usize) -> Tree {
-        let capacity = Tree::capacity_for(mb);
-        Tree {
-            nodes: Vec::with_capacity(capacity),
-            capacity,
+        let limit_mb =
+            crate::memory::large_buffer_limit().map_or(usize::MAX, |b| (b >> 20) as usize);
+        let mut size_mb = mb.max(1);
+        while size_mb > limit_mb && size_mb > 1 {
+            size_mb /= 2;
+        }
+        loop {
+            let capacity = Tree::capacity_for(size_mb);
+            let mut nodes = Vec::new();
+            if nodes.try_reserve_exact(capacity).is_ok() {
+                return Tree {
+                    nodes,
+                    capacity,
+                    requested_mb: mb,
+                };
+            }
+            if size_mb == 1 {
+                // Not even 1 MiB: a pool of the root alone.
+                return Tree {
+                    nodes: Vec::with_capacity(1),
+                    capacity: 1,
+                    requested_mb: mb,
+                };
+            }
+            size_mb /= 2;
         }
     }
 
@@ -108,12 +132,13 @@ impl Tree {
         Tree {
             nodes: Vec::new(),
             capacity: 0,
+            requested_mb: 0,
         }
     }
 
     /// Makes the pool hold `mb` MiB, keeping it when the size is unchanged.
     pub fn resize(&mut self, mb: usize) {
-        if Tree::capacity_for(mb) != self.capacity {
+        if mb != self.requested_mb {
             *self = Tree::new(mb);
         }
     }
