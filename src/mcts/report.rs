@@ -132,3 +132,48 @@ pub fn result(tree: &Tree) -> SearchResult {
         nodes,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::shogi::Position;
+
+    #[test]
+    fn proven_wins_rank_first_then_visits_and_proven_losses_last() {
+        let pos = Position::startpos();
+        let moves = pos.legal_moves();
+        let moves = &moves.as_slice()[..4];
+        let mut tree = Tree::new(1);
+        tree.reset();
+        assert!(tree.expand(ROOT, moves, &[0.25; 4]));
+        // 1: many visits; 2: proven lost for us (the opponent wins in 2); 3: a win in 3;
+        // 4: few visits.
+        tree[1].visits = 50;
+        tree[1].value_sum = 30.0;
+        tree[2].visits = 60;
+        tree[2].proof = Proof::Win;
+        tree[2].proof_plies = 2;
+        tree[3].visits = 5;
+        tree[3].proof = Proof::Loss;
+        tree[3].proof_plies = 2;
+        tree[4].visits = 10;
+        tree[4].value_sum = 9.0;
+        tree[ROOT].visits = 126;
+        assert_eq!(ranked_children(&tree, ROOT), vec![3, 1, 4, 2]);
+        let answer = result(&tree);
+        assert_eq!(answer.best, Some(moves[2]));
+        assert_eq!(answer.ponder, None);
+        let lines = info_lines(
+            &tree,
+            4,
+            &Progress {
+                seldepth: 3,
+                elapsed: Duration::from_millis(10),
+            },
+        );
+        assert_eq!(lines.len(), 4);
+        assert_eq!(lines[1].score, Score::Cp(cp_from_probability(0.6)));
+        assert_eq!(lines[3].score, Score::Mate(-3));
+        assert_eq!(lines[0].nodes, 126);
+    }
+}
