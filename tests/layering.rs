@@ -22,7 +22,10 @@ const ENGINE: &[(&str, &[&str])] = &[
     // `engine bench` plays with `nn::engine_evaluator`, what the engine plays with.
     ("bench", &["shogi", "eval", "nn", "search"]),
     // The player seam: the trait over the search's types and the factory of its implementations.
-    ("player", &["shogi", "eval", "search"]),
+    ("player", &["shogi", "eval", "search", "mcts"]),
+    // Monte Carlo tree search: a player (it implements the seam's trait) over the search's
+    // types, ordering and clock.
+    ("mcts", &["shogi", "eval", "search", "player", "memory"]),
     // Seeded random positions for tests and benchmarks, over the rules' random play.
     ("testing", &["shogi"]),
 ];

@@ -18,7 +18,10 @@ fn usi_search_option_lists_the_players_and_keeps_the_player_on_a_bad_name() {
     engine.send("usi");
     let lines = engine.lines_until(|l| l == "usiok");
     assert!(
-        lines.contains(&"option name Search type combo default alphabeta var alphabeta".into()),
+        lines.contains(
+            &"option name Search type combo default alphabeta var alphabeta var mcts var uct"
+                .into()
+        ),
         "{lines:?}"
     );
     engine.send("setoption name USI_Hash value 8");
@@ -27,10 +30,10 @@ fn usi_search_option_lists_the_players_and_keeps_the_player_on_a_bad_name() {
     engine.send("go depth 4");
     let before = engine.until("bestmove");
     // An unknown player: one error line naming the players known, nothing else changes.
-    engine.send("setoption name Search value mcts");
+    engine.send("setoption name Search value minimax");
     assert_eq!(
         engine.line(),
-        "info string error: setoption: option Search is one of alphabeta, not 'mcts'"
+        "info string error: setoption: option Search is one of alphabeta, mcts, uct, not 'minimax'"
     );
     // The current one: accepted silently, the player (and its hash size) kept.
     engine.send("setoption name Search value AlphaBeta");
@@ -57,7 +60,7 @@ fn search_names_the_player_and_unknown_names_are_refused() {
     assert!(output.status.success());
     assert_eq!(String::from_utf8_lossy(&output.stdout).lines().count(), 1);
     let output = Command::new(ENGINE)
-        .args(["play", "1", "--search", "mcts"])
+        .args(["play", "1", "--search", "minimax"])
         .env_remove("RUST_LOG")
         .stdin(Stdio::null())
         .output()
@@ -66,7 +69,7 @@ fn search_names_the_player_and_unknown_names_are_refused() {
     assert!(output.stdout.is_empty());
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(
-        stderr.contains("--search: unknown search 'mcts' (known: alphabeta)"),
+        stderr.contains("--search: unknown search 'minimax' (known: alphabeta, mcts, uct)"),
         "{stderr}"
     );
 }
@@ -79,7 +82,7 @@ fn datagen_refuses_an_unknown_search_before_writing() {
     let _ = std::fs::remove_dir_all(&out);
     let output = Command::new(ENGINE)
         .args([
-            "datagen", "--games", "1", "--quiet", "--search", "mcts", "--out",
+            "datagen", "--games", "1", "--quiet", "--search", "minimax", "--out",
         ])
         .arg(&out)
         .env_remove("RUST_LOG")
@@ -89,7 +92,7 @@ fn datagen_refuses_an_unknown_search_before_writing() {
     assert!(!output.status.success());
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(
-        stderr.contains("--search: unknown search 'mcts' (known: alphabeta)"),
+        stderr.contains("--search: unknown search 'minimax' (known: alphabeta, mcts, uct)"),
         "{stderr}"
     );
     assert!(!out.exists(), "nothing written in {}", out.display());

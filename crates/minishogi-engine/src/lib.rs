@@ -21,6 +21,7 @@ pub mod bench;
 pub mod book;
 pub mod eval;
 pub mod fileio;
+pub mod mcts;
 pub mod memory;
 pub mod nn;
 pub mod player;

@@ -15,6 +15,7 @@
 use std::sync::Arc;
 
 use crate::eval::Evaluator;
+use crate::mcts::{Mcts, Mode};
 use crate::search::{Limits, SearchControl, SearchEvent, SearchOptions, SearchResult, Searcher};
 use crate::shogi::Game;
 
@@ -58,11 +59,15 @@ pub trait Player: Send {
     ) -> SearchResult;
 }
 
-/// The player by default, and the only one so far.
+/// The player by default: the alpha-beta search.
 pub const ALPHABETA: &str = "alphabeta";
+/// Monte Carlo tree search, PUCT over the evaluator (`mcts::Mode::Puct`).
+pub const MCTS: &str = "mcts";
+/// Monte Carlo tree search as seed 003 plays it: UCB1 and random playouts (`mcts::Mode::Uct`).
+pub const UCT: &str = "uct";
 
 /// The names [`new_player`] knows, the default first.
-pub const NAMES: &[&str] = &[ALPHABETA];
+pub const NAMES: &[&str] = &[ALPHABETA, MCTS, UCT];
 
 /// The name among [`NAMES`] that `name` is (case-insensitively); an unknown name is refused
 /// with the names known.
@@ -79,6 +84,8 @@ pub fn known_name(name: &str) -> Result<&'static str, String> {
 pub fn new_player(name: &str, options: SearchOptions) -> Result<Box<dyn Player>, String> {
     match known_name(name)? {
         ALPHABETA => Ok(Box::new(Searcher::new(options))),
+        MCTS => Ok(Box::new(Mcts::new(Mode::Puct, options))),
+        UCT => Ok(Box::new(Mcts::new(Mode::Uct, options))),
         other => unreachable!("{other} is in NAMES without a player"),
     }
 }
@@ -133,28 +140,37 @@ mod tests {
     use super::*;
 
     #[test]
-    fn the_factory_knows_alphabeta_and_refuses_other_names() {
-        let player = new_player("AlphaBeta", SearchOptions::default()).unwrap();
-        assert_eq!(player.name(), ALPHABETA);
-        let error = new_player("mcts", SearchOptions::default()).err().unwrap();
-        assert_eq!(error, "unknown search 'mcts' (known: alphabeta)");
+    fn the_factory_knows_its_players_and_refuses_other_names() {
+        for name in NAMES {
+            let player = new_player(&name.to_uppercase(), SearchOptions::default()).unwrap();
+            assert_eq!(player.name(), *name);
+        }
+        let error = new_player("minimax", SearchOptions::default())
+            .err()
+            .unwrap();
+        assert_eq!(
+            error,
+            "unknown search 'minimax' (known: alphabeta, mcts, uct)"
+        );
     }
 
     #[test]
-    fn a_player_searches_through_the_trait() {
-        let mut player = new_player(ALPHABETA, SearchOptions::default()).unwrap();
-        let limits = Limits {
-            depth: Some(3),
-            ..Limits::default()
-        };
-        let mut finished = 0;
-        let result = player.search(
-            &Game::startpos(),
-            &limits,
-            &SearchControl::default(),
-            &mut |event| finished += matches!(event, SearchEvent::Finished(_)) as u32,
-        );
-        assert_eq!(finished, 1);
-        assert!(result.best.is_some());
+    fn every_player_searches_through_the_trait() {
+        for name in NAMES {
+            let mut player = new_player(name, SearchOptions::default()).unwrap();
+            let limits = Limits {
+                depth: Some(3),
+                ..Limits::default()
+            };
+            let mut finished = 0;
+            let result = player.search(
+                &Game::startpos(),
+                &limits,
+                &SearchControl::default(),
+                &mut |event| finished += matches!(event, SearchEvent::Finished(_)) as u32,
+            );
+            assert_eq!(finished, 1);
+            assert!(result.best.is_some());
+        }
     }
 }

@@ -18,12 +18,12 @@
 //! - `tt`, `time`, `score`, `skill`, `mate`, `bench`, `params_file`: the table, the clock,
 //!   the score scale, strength levels, the mate solver, `engine bench`, parameter files.
 
-mod heuristics;
+pub(crate) mod heuristics;
 mod iterate;
 mod mate;
 mod movepick;
 mod node;
-mod ordering;
+pub(crate) mod ordering;
 pub mod params;
 pub mod params_file;
 mod quiescence;

@@ -324,8 +324,10 @@ fn rejects_bad_values_naming_them() {
 fn search_lists_the_players_and_refuses_other_names() {
     let lines = options().usi_lines();
     assert!(
-        lines
-            .contains(&"option name Search type combo default alphabeta var alphabeta".to_string()),
+        lines.contains(
+            &"option name Search type combo default alphabeta var alphabeta var mcts var uct"
+                .to_string()
+        ),
         "{lines:?}"
     );
     assert_eq!(
@@ -333,7 +335,11 @@ fn search_lists_the_players_and_refuses_other_names() {
         Ok(Setting::Search("alphabeta"))
     );
     assert_eq!(
-        options().parse("Search", Some("mcts")).unwrap_err().0,
-        "option Search is one of alphabeta, not 'mcts'"
+        options().parse("Search", Some("MCTS")),
+        Ok(Setting::Search("mcts"))
+    );
+    assert_eq!(
+        options().parse("Search", Some("minimax")).unwrap_err().0,
+        "option Search is one of alphabeta, mcts, uct, not 'minimax'"
     );
 }

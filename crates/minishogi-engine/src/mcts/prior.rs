@@ -1,0 +1,82 @@
+//! Priors for PUCT: a softmax over the alpha-beta search's move classes. The ordering sorts a
+//! move by class (good capture or promotion, quiet, bad capture: `search::ordering`'s exchange
+//! test) and captures among themselves; a class becomes a logit, raised by the material the
+//! move wins at once, so that a rook taken weighs more than a pawn.
+//!
+//! Why not the ordering's raw scores: they are sort keys, not log-odds.
+
+use crate::search::ordering::{captured, is_quiet, tactical_gain, wins_exchange};
+use crate::shogi::{MoveList, Position};
+
+/// Logit of a good capture or promotion (SEE ≥ 0), before its gain.
+const GOOD_TACTICAL_LOGIT: f32 = 1.0;
+/// Logit of a capture that loses material by SEE.
+const BAD_CAPTURE_LOGIT: f32 = -1.0;
+/// Centipawns of immediate gain per unit of logit, for good tactical moves.
+const GAIN_PER_LOGIT: f32 = 500.0;
+
+/// The priors of `moves` (the legal moves of `pos`), summing to 1, in the same order.
+pub fn priors(pos: &Position, moves: &MoveList, out: &mut Vec<f32>) {
+    out.clear();
+    out.extend(moves.iter().map(|&mv| {
+        if is_quiet(pos, mv) {
+            0.0
+        } else if wins_exchange(pos, mv) {
+            GOOD_TACTICAL_LOGIT + tactical_gain(pos, mv) as f32 / GAIN_PER_LOGIT
+        } else if captured(pos, mv).is_some() {
+            BAD_CAPTURE_LOGIT
+        } else {
+            // A promotion that loses its piece: no better than a quiet move.
+            0.0
+        }
+    }));
+    softmax(out);
+}
+
+/// Turns logits into probabilities in place.
+fn softmax(values: &mut [f32]) {
+    let max = values.iter().copied().fold(f32::NEG_INFINITY, f32::max);
+    let mut sum = 0.0;
+    for v in values.iter_mut() {
+        *v = (*v - max).exp();
+        sum += *v;
+    }
+    for v in values.iter_mut() {
+        *v /= sum;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn priors_sum_to_one_and_favour_captures_that_win_material() {
+        let mut out = Vec::new();
+        let mut raised = 0;
+        for pos in crate::testing::random_positions(200, 7, 40) {
+            let moves = pos.legal_moves();
+            if moves.is_empty() {
+                continue;
+            }
+            priors(&pos, &moves, &mut out);
+            assert_eq!(out.len(), moves.len());
+            assert!((out.iter().sum::<f32>() - 1.0).abs() < 1e-4);
+            let quiet = moves
+                .iter()
+                .zip(&out)
+                .filter(|&(&mv, _)| crate::search::ordering::is_quiet(&pos, mv))
+                .map(|(_, &p)| p)
+                .fold(0.0, f32::max);
+            for (&mv, &p) in moves.iter().zip(&out) {
+                let winning = crate::search::ordering::captured(&pos, mv).is_some()
+                    && crate::search::ordering::see_ge(&pos, mv, 1);
+                if winning {
+                    assert!(p > quiet, "{mv} in {}", pos.to_sfen());
+                    raised += 1;
+                }
+            }
+        }
+        assert!(raised > 10, "captures found: {raised}");
+    }
+}

@@ -1,0 +1,101 @@
+//! Which child a simulation descends into: UCB1 (the seed's rule, uniform over the moves) or
+//! PUCT (the priors weigh the exploration). Proven results steer it: a move proven to win is
+//! taken, a move proven to lose is never tried again.
+
+use super::Mode;
+use super::tree::{Proof, Tree};
+
+/// The seed's exploration constant for UCB1 (values in [0, 1]).
+pub const UCB1_C: f64 = std::f64::consts::SQRT_2;
+/// PUCT's exploration constant.
+pub const PUCT_C: f64 = 2.0;
+/// An unvisited child's value under PUCT: the parent's value less this (first-play urgency),
+/// so that a well-going node keeps to its best moves.
+pub const FPU_REDUCTION: f64 = 0.2;
+
+/// The child of node `parent` (expanded) to descend into, or `None` when every child is proven
+/// to lose for the side to move (then the parent is a proven loss).
+pub fn select(tree: &Tree, parent: usize, mode: Mode) -> Option<usize> {
+    let node = &tree[parent];
+    let parent_visits = f64::from(node.visits + node.virtual_loss).max(1.0);
+    // The parent's value for its side to move (its sum is kept for the side that moved there).
+    let parent_value = node.mean().map_or(0.5, |mean| 1.0 - mean);
+    let fpu = (parent_value - FPU_REDUCTION).max(0.0);
+    let log_visits = parent_visits.ln();
+    let sqrt_visits = parent_visits.sqrt();
+    let mut best = None;
+    let mut best_score = f64::NEG_INFINITY;
+    for child in node.children() {
+        let c = &tree[child];
+        match c.proof {
+            // The opponent is lost after this move: nothing to weigh.
+            Proof::Loss => return Some(child),
+            Proof::Win => continue,
+            Proof::Unknown | Proof::Draw => {}
+        }
+        let n = f64::from(c.visits + c.virtual_loss);
+        // Virtual losses count as lost visits (a value of 0 each).
+        let score = match mode {
+            Mode::Uct if n == 0.0 => f64::INFINITY,
+            Mode::Uct => c.value_sum / n + UCB1_C * (log_visits / n).sqrt(),
+            Mode::Puct => {
+                let q = if n == 0.0 { fpu } else { c.value_sum / n };
+                q + PUCT_C * f64::from(c.prior) * sqrt_visits / (1.0 + n)
+            }
+        };
+        if score > best_score {
+            best_score = score;
+            best = Some(child);
+        }
+    }
+    best
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::tree::ROOT;
+    use super::*;
+    use crate::shogi::Move;
+
+    fn tree_with(children: &[(f32, u32, f64, Proof)]) -> Tree {
+        let mut tree = Tree::new(1);
+        tree.reset();
+        let moves = vec![Move::NULL; children.len()];
+        let priors: Vec<f32> = children.iter().map(|c| c.0).collect();
+        assert!(tree.expand(ROOT, &moves, &priors));
+        let mut total = 0;
+        for (i, &(_, visits, value, proof)) in children.iter().enumerate() {
+            let c = &mut tree[1 + i];
+            c.visits = visits;
+            c.value_sum = value * f64::from(visits);
+            c.proof = proof;
+            total += visits;
+        }
+        tree[ROOT].visits = total + 1;
+        tree
+    }
+
+    #[test]
+    fn ucb1_tries_every_move_once_then_balances() {
+        let tree = tree_with(&[(0.5, 3, 0.9, Proof::Unknown), (0.5, 0, 0.0, Proof::Unknown)]);
+        assert_eq!(select(&tree, ROOT, Mode::Uct), Some(2));
+        let tree = tree_with(&[
+            (0.5, 10, 0.9, Proof::Unknown),
+            (0.5, 10, 0.1, Proof::Unknown),
+        ]);
+        assert_eq!(select(&tree, ROOT, Mode::Uct), Some(1));
+    }
+
+    #[test]
+    fn puct_follows_the_prior_and_proofs_override() {
+        let tree = tree_with(&[(0.1, 0, 0.0, Proof::Unknown), (0.9, 0, 0.0, Proof::Unknown)]);
+        assert_eq!(select(&tree, ROOT, Mode::Puct), Some(2));
+        // A move proven to lose is never taken; one proven to win always is.
+        let tree = tree_with(&[(0.9, 5, 0.9, Proof::Win), (0.1, 5, 0.2, Proof::Unknown)]);
+        assert_eq!(select(&tree, ROOT, Mode::Puct), Some(2));
+        let tree = tree_with(&[(0.9, 5, 0.9, Proof::Unknown), (0.1, 1, 0.0, Proof::Loss)]);
+        assert_eq!(select(&tree, ROOT, Mode::Puct), Some(2));
+        let tree = tree_with(&[(0.5, 5, 0.9, Proof::Win), (0.5, 5, 0.9, Proof::Win)]);
+        assert_eq!(select(&tree, ROOT, Mode::Uct), None);
+    }
+}
