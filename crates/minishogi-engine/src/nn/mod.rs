@@ -364,7 +364,11 @@ mod tests {
 
     #[test]
     fn widening_keeps_the_outputs_and_picks_the_quantised_path() {
-        let net = load_from_path("weights/gen2.bin").unwrap();
+        let net = load_from_path(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../weights/gen2.bin"
+        ))
+        .unwrap();
         assert_eq!(net.sizes()[1], 64);
         let wide = widen(&net, 256, 3).unwrap();
         assert_eq!(wide.sizes()[1], 256);

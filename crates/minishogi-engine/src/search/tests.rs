@@ -949,7 +949,11 @@ impl Evaluator for RefreshOnly {
 #[test]
 fn incremental_wide_network_searches_exactly_as_refreshing_it() {
     let wide = crate::nn::widen(
-        &crate::nn::load_from_path("weights/gen2.bin").unwrap(),
+        &crate::nn::load_from_path(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../weights/gen2.bin"
+        ))
+        .unwrap(),
         256,
         5,
     )

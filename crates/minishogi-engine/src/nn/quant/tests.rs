@@ -136,7 +136,11 @@ fn quantised_output_agrees_with_float() {
     let positions = random_positions(3000, 6, 120);
     // Trained weights' scales: the shipped network, and the previous 64-unit one widened as
     // `engine train --widen` does.
-    let gen2 = crate::nn::load_from_path("weights/gen2.bin").unwrap();
+    let gen2 = crate::nn::load_from_path(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../weights/gen2.bin"
+    ))
+    .unwrap();
     let widened = crate::nn::widen(&gen2, 256, 1).unwrap();
     for (name, net) in [
         (
