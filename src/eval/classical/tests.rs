@@ -160,3 +160,25 @@ fn bad_params_files_are_refused_with_the_line() {
     );
     assert_eq!(err("tempo 1\ntempo 2\n"), "line 2: tempo is given twice");
 }
+
+/// `weights/classical-untuned.params`, the tuner's start: the untuned values with their
+/// ranges. `WRITE_CLASSICAL_START=1 cargo test` writes it anew.
+#[test]
+fn the_untuned_start_file_is_the_untuned_parameters() {
+    let text = ClassicalParams::untuned().params_file(
+        "The untuned classical evaluation (material values, hands +10 %, a zero map): the\n\
+         start of engine tune --target classical. Written by ClassicalParams::params_file.",
+    );
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/weights/classical-untuned.params"
+    );
+    if std::env::var_os("WRITE_CLASSICAL_START").is_some() {
+        std::fs::write(path, &text).unwrap();
+    }
+    assert_eq!(std::fs::read_to_string(path).unwrap(), text);
+    assert_eq!(
+        ClassicalParams::from_text(&text).unwrap(),
+        ClassicalParams::untuned()
+    );
+}
