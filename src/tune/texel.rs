@@ -189,23 +189,27 @@ pub fn csv(rows: &[Row]) -> String {
     s
 }
 
-/// The fitness curve: the best loss by evaluation (a line) and each evaluation's loss (dots;
-/// those above 1.5 × the start loss, a swarm's first random particles, are left out).
+/// The fitness curve: the best loss by evaluation (a line, drawn where it changes) and each
+/// evaluation's loss (dots: at most about [`MAX_DOTS`] of them, evenly spaced; those above 1.5 ×
+/// the start loss, a swarm's first random particles, are left out).
 pub fn figure(method: &str, start_loss: f64, rows: &[Row]) -> Figure {
     let mut panel = Panel::new("evaluation", "loss (mean squared error of win probability)");
     panel.x_numbers = Numbers::Whole;
     let cap = start_loss * 1.5;
+    let stride = rows.len().div_ceil(MAX_DOTS).max(1);
     let dots = rows
         .iter()
+        .step_by(stride)
         .filter(|r| r.loss <= cap)
         .map(|r| Point::new(r.evaluation as f64, r.loss))
         .collect();
-    let best = std::iter::once(Point::new(0.0, start_loss))
-        .chain(
-            rows.iter()
-                .map(|r| Point::new(r.evaluation as f64, r.best_loss)),
-        )
-        .collect();
+    let mut best = vec![Point::new(0.0, start_loss)];
+    for (i, r) in rows.iter().enumerate() {
+        let changed = i == 0 || r.best_loss != rows[i - 1].best_loss;
+        if changed || i + 1 == rows.len() {
+            best.push(Point::new(r.evaluation as f64, r.best_loss));
+        }
+    }
     panel
         .series
         .push(Series::new("loss of the evaluation", Colour::GREY, dots).markers());
@@ -218,6 +222,9 @@ pub fn figure(method: &str, start_loss: f64, rows: &[Row]) -> Figure {
         vec![panel],
     )
 }
+
+/// The most dots [`figure`] draws.
+pub const MAX_DOTS: usize = 1000;
 
 fn write(out: &Path, name: &str, bytes: &[u8]) -> Result<(), String> {
     fileio::write_atomic(&out.join(name), bytes).map_err(|e| format!("cannot write {e}"))

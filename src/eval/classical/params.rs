@@ -192,7 +192,7 @@ pub fn range_of(name: &str, value: i32) -> TuneRange {
     } else if name == "tempo" {
         (-100, 100, 5.0)
     } else {
-        ((value / 3).max(spec.min), (value * 2).max(100), 20.0)
+        ((value / 3).max(spec.min), (value * 3).max(100), 20.0)
     };
     TuneRange {
         min: f64::from(min.min(value)),
