@@ -86,7 +86,7 @@ impl ClassicalEvaluator {
 
     /// The score of the side to move from a sente-view sum: the evaluation's one last step.
     #[inline]
-    fn from_sente_sum(&self, pos: &Position, sum: i32) -> i32 {
+    fn score_of_sum(&self, pos: &Position, sum: i32) -> i32 {
         let own = if pos.side_to_move() == Color::Sente {
             sum
         } else {
@@ -102,7 +102,7 @@ impl Evaluator for ClassicalEvaluator {
     }
 
     fn evaluate_cp(&self, pos: &Position) -> i32 {
-        self.from_sente_sum(pos, self.sente_sum(pos))
+        self.score_of_sum(pos, self.sente_sum(pos))
     }
 
     fn path_state(&self, root: &Position) -> Option<Box<dyn PathState + '_>> {
@@ -162,7 +162,7 @@ impl PathState for ClassicalPath<'_> {
 
     fn evaluate_cp(&mut self, pos: &Position) -> i32 {
         let sum = *self.sums.last().expect("the root's sum");
-        self.eval.from_sente_sum(pos, sum)
+        self.eval.score_of_sum(pos, sum)
     }
 }
 

@@ -452,8 +452,9 @@ fn final_report(plan: &Plan, state: &TuneState, args: &TuneArgs) -> String {
     }
     let _ = writeln!(
         s,
-        "Tuned parameters: {} (USI option ParamsFile); run: {}, {}; state: {}",
+        "Tuned parameters: {} (USI option {}); run: {}, {}; state: {}",
         args.out.join(PARAMS_FILE).display(),
+        args.target.file_option(),
         args.out.join(CSV_FILE).display(),
         args.out.join(PLOT_FILE).display(),
         plan.state_path.display()
@@ -564,6 +565,22 @@ mod tests {
             "--engine-option rfp_margin: the parameters file sets rfp_margin"
         );
         assert!(err("--method spsa --steps 3 --nodes 5 --engine-option X").contains("NAME=VALUE"));
+        // The classical evaluator's numbers, by games: each side gets Evaluator=classical.
+        std::fs::write(&params, "tempo 0 -100 100 5\npiece_pawn 100\n").unwrap();
+        let classical =
+            plan(&args("--target classical --method pso --steps 3 --nodes 5").unwrap()).unwrap();
+        assert_eq!(classical.space.fixed, [("piece_pawn", 100.0)]);
+        assert_eq!(
+            classical.engine.options,
+            [("Evaluator".to_string(), "classical".to_string())]
+        );
+        assert!(err("--method pso --steps 3 --nodes 5").contains("unknown search parameter"));
+        assert_eq!(
+            err(
+                "--target classical --method pso --steps 3 --nodes 5 --engine-option ClassicalFile=x"
+            ),
+            "--engine-option ClassicalFile: the tuner gives each side its own parameters file"
+        );
         std::fs::write(&params, "rfp_margin 120 40 300 10\nrfp_marg 3\n").unwrap();
         assert_eq!(
             err("--method spsa --steps 3 --nodes 5"),

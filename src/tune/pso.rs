@@ -21,6 +21,9 @@ use super::rng::Rng;
 use super::space::Space;
 use super::{Objective, Outcome};
 
+/// A fitness of a particle's values and index, higher is better ([`Swarm::step_scored`]).
+pub type Fitness<'a> = dyn FnMut(&[f64], usize) -> Result<f64, String> + 'a;
+
 /// The swarm's constants.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct PsoConfig {
@@ -156,7 +159,7 @@ impl Swarm {
         config: &PsoConfig,
         space: &Space,
         rng: &mut Rng,
-        fitness: &mut dyn FnMut(&[f64], usize) -> Result<f64, String>,
+        fitness: &mut Fitness<'_>,
     ) -> Result<(usize, Vec<f64>), String> {
         let index = self.next;
         let played = self.particles[index].x.clone();

@@ -17,6 +17,9 @@ use super::rng::Rng;
 use super::space::Space;
 use super::{Objective, Outcome};
 
+/// How much better θ+ did than θ− ([`SpsaState::step_compared`]).
+pub type Comparison<'a> = dyn FnMut(&[f64], &[f64]) -> Result<f64, String> + 'a;
+
 /// SPSA's constants (see the module documentation).
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct SpsaConfig {
@@ -127,7 +130,7 @@ impl SpsaState {
         space: &Space,
         k: usize,
         rng: &mut Rng,
-        compare: &mut dyn FnMut(&[f64], &[f64]) -> Result<f64, String>,
+        compare: &mut Comparison<'_>,
     ) -> Result<(Vec<f64>, Vec<f64>), String> {
         let delta: Vec<f64> = (0..space.dims()).map(|_| rng.sign()).collect();
         let c: Vec<f64> = space.tuned.iter().map(|t| config.c_k(t.step, k)).collect();
