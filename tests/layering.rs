@@ -26,8 +26,14 @@ const ALLOWED: &[(&str, &[&str])] = &[
     ("search", &["shogi", "eval", "nn", "memory"]),
     // The player seam: the trait over the search's types and the factory of its implementations.
     ("player", &["shogi", "eval", "search"]),
-    // The tuner plays matches (`matches`) over the search's parameters (`search`).
-    ("tune", &["shogi", "fileio", "search", "matches", "plot"]),
+    // The tuner plays matches (`matches`) over the search's parameters (`search`), and fits
+    // the classical evaluator (`eval`) to datagen shards (`train`) by Texel's method.
+    (
+        "tune",
+        &[
+            "shogi", "fileio", "search", "matches", "plot", "eval", "train",
+        ],
+    ),
 ];
 
 fn rust_files(dir: &Path, out: &mut Vec<std::path::PathBuf>) {

@@ -1,14 +1,13 @@
 //! The classical evaluator of seeds 000 and 004: material, pieces in hand, and a value map —
 //! a value for each piece kind on each square — summed from the side to move's view, as the
-//! seeds' Othello players sum a square-value table. Its numbers are parameters (`params`),
-//! tuned by `engine tune` (by games, or by Texel's method on datagen positions).
+//! seeds' Othello players sum a square-value table. Its numbers are parameters (`params`; their
+//! file is `search::eval_params`), tuned by `engine tune` (by games, or by Texel's method on
+//! datagen positions).
 //!
 //! The search keeps the board sum up to date move by move through a [`PathState`]: a make
 //! changes at most three squares and a hand.
 
 pub mod params;
-
-use std::sync::Arc;
 
 use super::{EVAL_LIMIT, Evaluator, PathState, probability_from_cp};
 use crate::shogi::{Color, Move, Piece, PieceKind, Position, Square};
@@ -45,11 +44,6 @@ impl ClassicalEvaluator {
             hand,
             tempo: v[params::TEMPO_AT],
         }
-    }
-
-    /// The evaluator of the shipped parameters (`weights/classical.params`).
-    pub fn shipped() -> Arc<dyn Evaluator> {
-        Arc::new(ClassicalEvaluator::new(&ClassicalParams::shipped()))
     }
 
     /// A piece's value where it stands, with its owner's sign: positive for sente.
@@ -207,4 +201,4 @@ pub fn features(pos: &Position, out: &mut Vec<(u16, i8)>) {
 }
 
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;

@@ -18,6 +18,7 @@
 //!   the score scale, strength levels, the mate solver, `engine bench`, parameter files.
 
 pub mod bench;
+pub mod eval_params;
 mod heuristics;
 mod iterate;
 mod mate;

@@ -7,8 +7,8 @@ use clap::ValueEnum;
 use super::pso::PsoConfig;
 use super::space::Space;
 use super::spsa::SpsaConfig;
-use crate::eval::classical::params as classical;
 use crate::matches::cli::RefereeArgs;
+use crate::search::eval_params as classical;
 
 /// What a parameters file holds, and how an engine is given it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]

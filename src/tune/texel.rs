@@ -29,6 +29,7 @@ use crate::eval::classical::{self, params};
 use crate::eval::{ClassicalParams, EVAL_LIMIT, probability_from_cp};
 use crate::fileio;
 use crate::plot::{Colour, Figure, Numbers, Panel, Point, Series};
+use crate::search::eval_params;
 use crate::shogi::Position;
 use crate::train::datagen::format::read_shard;
 use crate::train::learn::shard_files;
@@ -102,7 +103,7 @@ impl TexelData {
         Ok(data)
     }
 
-    /// The loss of the parameters `values` (all of them, in `params::SPECS` order).
+    /// The loss of the parameters `values` (all of them, in `ClassicalParams::values` order).
     pub fn loss(&self, values: &[f64]) -> f64 {
         assert_eq!(values.len(), params::COUNT);
         let sum: f64 = (0..self.len())
@@ -134,10 +135,7 @@ pub struct Embedding {
 impl Embedding {
     pub fn new(space: &Space) -> Embedding {
         let index = |name: &str| {
-            params::SPECS
-                .iter()
-                .position(|s| s.name == name)
-                .expect("the space's names are classical parameters")
+            eval_params::index_of(name).expect("the space's names are classical parameters")
         };
         let mut base: Vec<f64> = ClassicalParams::untuned()
             .values

@@ -1,18 +1,18 @@
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 
-use super::params::{self, COUNT, SPECS};
+use super::params::{self, names_and_bounds};
 use super::*;
 use crate::eval::MaterialEvaluator;
 use crate::shogi::testing::random_positions_with_drops;
 
 /// Parameters with every number random (within ±300 of the untuned ones), so that no term
 /// hides behind a zero.
-fn random_params(seed: u64) -> ClassicalParams {
+pub(crate) fn random_params(seed: u64) -> ClassicalParams {
     let mut rng = StdRng::seed_from_u64(seed);
     let mut p = ClassicalParams::untuned();
-    for (v, spec) in p.values.iter_mut().zip(SPECS.iter()) {
-        *v = (*v + rng.gen_range(-300..=300)).clamp(spec.min, spec.max);
+    for (v, (_, min, max)) in p.values.iter_mut().zip(names_and_bounds()) {
+        *v = (*v + rng.gen_range(-300..=300)).clamp(min, max);
     }
     p
 }
@@ -114,71 +114,4 @@ fn features_dot_the_parameters_are_the_evaluation() {
             .sum();
         assert_eq!(dot.clamp(-EVAL_LIMIT, EVAL_LIMIT), e.evaluate_cp(&pos));
     }
-}
-
-#[test]
-fn params_files_round_trip() {
-    assert_eq!(SPECS.len(), COUNT);
-    assert_eq!(COUNT, 9 + 5 + 250 + 1);
-    let p = random_params(19);
-    let text = p.params_file("random\nparameters");
-    assert!(text.starts_with("# random\n# parameters\n"), "{text}");
-    assert!(text.contains("\nmap_gold_3c "), "{text}");
-    assert_eq!(ClassicalParams::from_text(&text).unwrap(), p);
-    // The tuner's space reads it too, every line tunable.
-    let space =
-        crate::tune::space::Space::from_text_with(&text, params::WHAT, params::spec).unwrap();
-    assert_eq!(space.dims(), COUNT);
-    // A file of a few lines sets those and leaves the rest untuned.
-    let few = ClassicalParams::from_text("piece_pawn 90\nmap_king_5e 30 -300 300 10\n").unwrap();
-    let mut expected = ClassicalParams::untuned();
-    expected.values[params::piece_index(PieceKind::Pawn).unwrap()] = 90;
-    expected.values[params::map_index(PieceKind::King, Square::new(5, 4))] = 30;
-    assert_eq!(few, expected);
-    // The shipped file reads.
-    let _ = ClassicalParams::shipped();
-}
-
-#[test]
-fn bad_params_files_are_refused_with_the_line() {
-    let err = |text: &str| ClassicalParams::from_text(text).unwrap_err().to_string();
-    assert_eq!(
-        err("piece_pawn 100\nmap_pawn_6a 3\n"),
-        "line 2: unknown classical parameter 'map_pawn_6a'"
-    );
-    assert_eq!(
-        err("rfp_margin 100\n"),
-        "line 1: unknown classical parameter 'rfp_margin'"
-    );
-    assert_eq!(
-        err("tempo 9000\n"),
-        "line 1: tempo: value 9000 is outside the parameter's range -500..=500"
-    );
-    assert_eq!(
-        err("piece_gold x\n"),
-        "line 1: piece_gold: value 'x' is not a number"
-    );
-    assert_eq!(err("tempo 1\ntempo 2\n"), "line 2: tempo is given twice");
-}
-
-/// `weights/classical-untuned.params`, the tuner's start: the untuned values with their
-/// ranges. `WRITE_CLASSICAL_START=1 cargo test` writes it anew.
-#[test]
-fn the_untuned_start_file_is_the_untuned_parameters() {
-    let text = ClassicalParams::untuned().params_file(
-        "The untuned classical evaluation (material values, hands +10 %, a zero map): the\n\
-         start of engine tune --target classical. Written by ClassicalParams::params_file.",
-    );
-    let path = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/weights/classical-untuned.params"
-    );
-    if std::env::var_os("WRITE_CLASSICAL_START").is_some() {
-        std::fs::write(path, &text).unwrap();
-    }
-    assert_eq!(std::fs::read_to_string(path).unwrap(), text);
-    assert_eq!(
-        ClassicalParams::from_text(&text).unwrap(),
-        ClassicalParams::untuned()
-    );
 }

@@ -5,9 +5,10 @@
 
 use std::sync::Arc;
 
-use crate::eval::{ClassicalEvaluator, ClassicalParams, Evaluator, MaterialEvaluator};
+use crate::eval::{ClassicalEvaluator, Evaluator, MaterialEvaluator};
 use crate::fileio;
 use crate::nn;
+use crate::search::eval_params;
 
 /// The names of the option `Evaluator`, the default first.
 pub const KINDS: &[&str] = &[NETWORK, CLASSICAL, MATERIAL];
@@ -55,13 +56,13 @@ pub fn select(choice: &Choice) -> Result<Loaded, String> {
 pub fn classical(path: &str) -> Result<Loaded, String> {
     if path.is_empty() {
         return Ok(Loaded {
-            evaluator: ClassicalEvaluator::shipped(),
+            evaluator: Arc::new(ClassicalEvaluator::new(&eval_params::shipped())),
             description: "the classical value map (weights/classical.params)".to_string(),
         });
     }
     let text =
         fileio::read_regular_to_string(std::path::Path::new(path)).map_err(|e| e.to_string())?;
-    let params = ClassicalParams::from_text(&text).map_err(|e| format!("{path}: {e}"))?;
+    let params = eval_params::from_text(&text).map_err(|e| format!("{path}: {e}"))?;
     Ok(Loaded {
         evaluator: Arc::new(ClassicalEvaluator::new(&params)),
         description: format!(
