@@ -36,8 +36,14 @@ const LAB: &[(&str, &[&str])] = &[
     ("plot", &[]),
     // Game records: formats over the rules.
     ("records", &["shogi"]),
-    // The tuner plays matches (`matches`) over the search's parameters (`search`).
-    ("tune", &["shogi", "fileio", "search", "matches", "plot"]),
+    // The tuner plays matches (`matches`) over the search's parameters (`search`), and fits
+    // the classical evaluator (`eval`) to datagen shards (`train`) by Texel's method.
+    (
+        "tune",
+        &[
+            "shogi", "fileio", "search", "matches", "plot", "eval", "train",
+        ],
+    ),
 ];
 
 fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {

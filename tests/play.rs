@@ -42,7 +42,8 @@ fn is_verdict(line: &str) -> bool {
 fn two_engines_piped_together_finish_a_legal_game_with_matching_verdicts() {
     let limits = ["--movetime", "0.05"];
     let mut sente = spawn("1", &limits);
-    let mut gote = spawn("0", &limits);
+    // Gote plays with the classical value map: `--evaluator` works for `engine play`.
+    let mut gote = spawn("0", &["--movetime", "0.05", "--evaluator", "classical"]);
     let sente_lines = relay(sente.stdout.take().unwrap(), gote.stdin.take().unwrap());
     let gote_lines = relay(gote.stdout.take().unwrap(), sente.stdin.take().unwrap());
     let sente_lines = sente_lines.join().unwrap();
@@ -160,4 +161,19 @@ fn opponents_breaking_the_rules_lose() {
     });
     assert_eq!(lines.len(), 2, "{lines:?}");
     assert_eq!(lines[1], "You Lose");
+}
+
+#[test]
+fn an_unknown_evaluator_is_refused() {
+    let out = Command::new(ENGINE)
+        .args(["play", "1", "--evaluator", "nnue"])
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("--evaluator nnue: one of network, classical, material"),
+        "{err}"
+    );
 }

@@ -187,6 +187,9 @@ fn good_options_are_accepted_without_error() {
         "setoption name MaxPly value 0",
         "setoption name MoveOverhead value 30",
         "setoption name EvalFile value <empty>",
+        "setoption name Evaluator value classical",
+        "setoption name ClassicalFile value <empty>",
+        "setoption name Evaluator value network",
         "setoption name usi_hash value 16",
         "setoption name USI_OwnBook value false",
         "setoption name BookFile value <empty>",
@@ -213,6 +216,74 @@ fn good_options_are_accepted_without_error() {
     engine.send("position startpos");
     engine.go(&root, "depth 2");
     engine.quit();
+}
+
+#[test]
+fn the_evaluator_option_selects_classical_and_material_and_keeps_it_on_bad_files() {
+    let mut engine = Engine::start(HANG);
+    let root = Position::startpos();
+    engine.send("setoption name Evaluator value classical");
+    assert_eq!(
+        engine.line(),
+        "info string Evaluator: evaluating by the classical value map (weights/classical.params)"
+    );
+    engine.send("position startpos");
+    engine.go(&root, "depth 3");
+    let dir = std::env::temp_dir().join(format!("usi-classical-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let good = dir.join("map.params");
+    std::fs::write(&good, "piece_pawn 120\nmap_king_5e 40 -300 300 10\n").unwrap();
+    engine.send(&format!(
+        "setoption name ClassicalFile value {}",
+        good.display()
+    ));
+    let note = engine.line();
+    assert!(
+        note.starts_with(&format!(
+            "info string ClassicalFile: evaluating by the classical value map '{}' (checksum ",
+            good.display()
+        )),
+        "{note}"
+    );
+    let bad = dir.join("bad.params");
+    std::fs::write(&bad, "piece_pawn 120\nmap_pawn_9z 3\n").unwrap();
+    engine.send(&format!(
+        "setoption name ClassicalFile value {}",
+        bad.display()
+    ));
+    let error = engine.line();
+    assert!(
+        error.starts_with("info string error: setoption ClassicalFile: ")
+            && error.contains(
+                "line 2: unknown classical parameter 'map_pawn_9z'; keeping the classical value map"
+            ),
+        "{error}"
+    );
+    engine.send("setoption name Evaluator value chess");
+    assert!(engine.line().starts_with("info string error: "));
+    engine.send("isready");
+    assert!(
+        engine
+            .line()
+            .contains(", evaluation by the classical value map '")
+    );
+    assert_eq!(engine.line(), "readyok");
+    engine.go(&root, "depth 3");
+    engine.send("setoption name Evaluator value material");
+    assert_eq!(
+        engine.line(),
+        "info string Evaluator: evaluating by material only"
+    );
+    engine.go(&root, "depth 3");
+    engine.send("setoption name Evaluator value network");
+    assert!(
+        engine
+            .line()
+            .contains("evaluating by the embedded network (")
+    );
+    engine.go(&root, "depth 2");
+    engine.quit();
+    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]

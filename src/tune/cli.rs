@@ -7,8 +7,7 @@ use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use clap::ValueEnum;
-
+pub use super::args::{Method, Target, TuneArgs};
 use super::games::{MatchPlay, MoveLimit};
 use super::pso::{PsoConfig, Swarm};
 use super::report;
@@ -17,7 +16,7 @@ use super::space::Space;
 use super::spsa::{SpsaConfig, SpsaState};
 use super::state::{self, MethodState, Row, TuneState};
 use crate::fileio::{self, OutputLock};
-use crate::matches::cli::{RefereeArgs, parse_engine_option};
+use crate::matches::cli::parse_engine_option;
 use crate::matches::engine_process::{EngineSpec, split_command};
 use crate::matches::openings::{Opening, default_openings, load_openings};
 use crate::matches::referee::{RefereeSettings, TimeControl};
@@ -33,109 +32,6 @@ pub const PLOT_FILE: &str = "tune.svg";
 pub const PLAY_DIR: &str = "play";
 /// The state file in `--out` when `--state` is not given.
 pub const STATE_FILE: &str = "tune.state";
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum Method {
-    /// Simultaneous perturbation stochastic approximation (Fishtest style).
-    Spsa,
-    /// Particle swarm optimisation (as in the seed).
-    Pso,
-}
-
-impl Method {
-    fn name(self) -> &'static str {
-        match self {
-            Method::Spsa => "spsa",
-            Method::Pso => "pso",
-        }
-    }
-}
-
-/// Arguments of `engine tune`.
-#[derive(clap::Args, Debug, Clone)]
-pub struct TuneArgs {
-    /// The tuning method.
-    #[arg(long, value_enum)]
-    pub method: Method,
-    /// Parameters file: `name value min max step` for each tuned parameter, `name value` for
-    /// a fixed one; `#` starts a comment.
-    #[arg(long, value_name = "FILE")]
-    pub params: PathBuf,
-    /// Steps in the run, each a match of --games-per-step games (SPSA: θ+ against θ−; PSO:
-    /// one particle against the start values).
-    #[arg(long)]
-    pub steps: usize,
-    /// Games a step (even: game pairs with colours swapped).
-    #[arg(long, default_value_t = 16)]
-    pub games_per_step: usize,
-    /// Nodes a move (`go … nodes N`).
-    #[arg(
-        long,
-        conflicts_with = "movetime",
-        required_unless_present = "movetime"
-    )]
-    pub nodes: Option<u64>,
-    /// Time a move in milliseconds (instead of --nodes).
-    #[arg(long, value_name = "MS")]
-    pub movetime: Option<u64>,
-    /// With --nodes: the time a move allowed as a bound, in seconds (the nodes should bind
-    /// first).
-    #[arg(long, value_name = "SECS", default_value_t = 10.0)]
-    pub node_time_bound: f64,
-    /// Games played at the same time.
-    #[arg(long, default_value_t = 1)]
-    pub concurrency: usize,
-    /// State file (default: OUT/tune.state). Re-running with the same settings continues it.
-    #[arg(long, value_name = "FILE")]
-    pub state: Option<PathBuf>,
-    /// Output folder: tuned.params, tune.csv, tune.svg (rewritten after every step).
-    #[arg(long, value_name = "DIR")]
-    pub out: PathBuf,
-    /// Openings file, as for `engine match` (default: the built-in set).
-    #[arg(long, value_name = "FILE")]
-    pub openings: Option<PathBuf>,
-    /// The engine's command line (both sides), as for `engine match`.
-    #[arg(long, value_name = "COMMAND", default_value = "self usi")]
-    pub engine: String,
-    /// A USI option for both sides (repeatable), e.g. USI_Hash=16.
-    #[arg(long = "engine-option", value_name = "NAME=VALUE")]
-    pub engine_options: Vec<String>,
-    #[command(flatten)]
-    pub referee: RefereeArgs,
-    /// Seed of the tuner's random numbers (SPSA's perturbations, PSO's swarm).
-    #[arg(long, default_value_t = 1)]
-    pub seed: u64,
-    /// SPSA: decay of the step size a_k.
-    #[arg(long, default_value_t = SpsaConfig::ALPHA)]
-    pub spsa_alpha: f64,
-    /// SPSA: decay of the perturbation c_k.
-    #[arg(long, default_value_t = SpsaConfig::GAMMA)]
-    pub spsa_gamma: f64,
-    /// SPSA: A as a share of --steps.
-    #[arg(long, default_value_t = SpsaConfig::A_RATIO)]
-    pub spsa_a_ratio: f64,
-    /// SPSA: learning rate at the end, a_end / c_end² (Fishtest's r_end).
-    #[arg(long, default_value_t = SpsaConfig::R_END)]
-    pub spsa_r_end: f64,
-    /// PSO: particles in the swarm.
-    #[arg(long, default_value_t = PsoConfig::PARTICLES)]
-    pub pso_particles: usize,
-    /// PSO: inertia w.
-    #[arg(long, default_value_t = PsoConfig::INERTIA)]
-    pub pso_inertia: f64,
-    /// PSO: pull towards the personal best, c1.
-    #[arg(long, default_value_t = PsoConfig::C1)]
-    pub pso_c1: f64,
-    /// PSO: pull towards the global best, c2.
-    #[arg(long, default_value_t = PsoConfig::C2)]
-    pub pso_c2: f64,
-    /// Start over even if the state file holds a run.
-    #[arg(long)]
-    pub restart: bool,
-    /// No progress bar or progress lines.
-    #[arg(long)]
-    pub quiet: bool,
-}
 
 /// Everything a run needs, checked.
 struct Plan {
@@ -194,15 +90,18 @@ fn plan(args: &TuneArgs) -> Result<Plan, String> {
     }
     let text = fileio::read_regular_to_string(&args.params)
         .map_err(|e| format!("cannot read --params {e}"))?;
-    let space = Space::from_text(&text).map_err(|e| format!("{}: {e}", args.params.display()))?;
-    let mut options = Vec::new();
+    let space = args
+        .target
+        .space(&text)
+        .map_err(|e| format!("{}: {e}", args.params.display()))?;
+    let mut options = args.target.options();
     for text in &args.engine_options {
         let (name, value) = parse_engine_option(text)?;
-        if name.eq_ignore_ascii_case("ParamsFile") {
-            return Err(
-                "--engine-option ParamsFile: the tuner gives each side its own parameters file"
-                    .to_string(),
-            );
+        let file_option = args.target.file_option();
+        if name.eq_ignore_ascii_case(file_option) {
+            return Err(format!(
+                "--engine-option {file_option}: the tuner gives each side its own parameters file"
+            ));
         }
         if let Some(spec) = SearchParams::SPECS
             .iter()
@@ -272,6 +171,7 @@ fn plan(args: &TuneArgs) -> Result<Plan, String> {
         .collect();
     let mut settings = vec![
         ("method", args.method.name().to_string()),
+        ("target", args.target.name().to_string()),
         ("params", space.describe()),
         ("games_per_step", args.games_per_step.to_string()),
         ("limit", limit.describe()),
@@ -552,8 +452,9 @@ fn final_report(plan: &Plan, state: &TuneState, args: &TuneArgs) -> String {
     }
     let _ = writeln!(
         s,
-        "Tuned parameters: {} (USI option ParamsFile); run: {}, {}; state: {}",
+        "Tuned parameters: {} (USI option {}); run: {}, {}; state: {}",
         args.out.join(PARAMS_FILE).display(),
+        args.target.file_option(),
         args.out.join(CSV_FILE).display(),
         args.out.join(PLOT_FILE).display(),
         plan.state_path.display()
@@ -570,6 +471,9 @@ fn claim(path: &Path) -> Result<OutputLock, String> {
 /// Runs `engine tune`: continues the state's run (or starts one) up to `--steps`, writing the
 /// state and outputs after every step; prints the final report on standard output.
 pub fn run(args: &TuneArgs) -> Result<(), String> {
+    if !args.texel.is_empty() {
+        return super::texel::run(args);
+    }
     let plan = plan(args)?;
     std::fs::create_dir_all(&args.out)
         .map_err(|e| format!("cannot create --out {}: {e}", args.out.display()))?;
@@ -604,6 +508,7 @@ pub fn run(args: &TuneArgs) -> Result<(), String> {
         concurrency: args.concurrency,
         referee: plan.referee.clone(),
         params_dir: args.out.join(PLAY_DIR),
+        file_option: args.target.file_option(),
         on_game: &mut on_game,
     };
     let session = Instant::now();
@@ -660,6 +565,22 @@ mod tests {
             "--engine-option rfp_margin: the parameters file sets rfp_margin"
         );
         assert!(err("--method spsa --steps 3 --nodes 5 --engine-option X").contains("NAME=VALUE"));
+        // The classical evaluator's numbers, by games: each side gets Evaluator=classical.
+        std::fs::write(&params, "tempo 0 -100 100 5\npiece_pawn 100\n").unwrap();
+        let classical =
+            plan(&args("--target classical --method pso --steps 3 --nodes 5").unwrap()).unwrap();
+        assert_eq!(classical.space.fixed, [("piece_pawn", 100.0)]);
+        assert_eq!(
+            classical.engine.options,
+            [("Evaluator".to_string(), "classical".to_string())]
+        );
+        assert!(err("--method pso --steps 3 --nodes 5").contains("unknown search parameter"));
+        assert_eq!(
+            err(
+                "--target classical --method pso --steps 3 --nodes 5 --engine-option ClassicalFile=x"
+            ),
+            "--engine-option ClassicalFile: the tuner gives each side its own parameters file"
+        );
         std::fs::write(&params, "rfp_margin 120 40 300 10\nrfp_marg 3\n").unwrap();
         assert_eq!(
             err("--method spsa --steps 3 --nodes 5"),

@@ -1,8 +1,9 @@
 //! The objective of real runs: a match between two copies of the engine, one playing each
 //! side's values, through the match runner — game pairs with colours swapped, refereed by the
 //! rules. Each side's values go to its engine as a parameters file (`<dir>/<name>.params`,
-//! rounded values, fixed ones included) through the USI option `ParamsFile`: the same way a
-//! tuned file is used afterwards.
+//! rounded values, fixed ones included) through the USI option `ParamsFile` (or
+//! `ClassicalFile` for the classical evaluator's numbers): the same way a tuned file is used
+//! afterwards.
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -50,6 +51,8 @@ pub struct MatchPlay<'a> {
     pub referee: RefereeSettings,
     /// Where the sides' parameters files are written.
     pub params_dir: PathBuf,
+    /// The USI option that gives an engine its file (`Target::file_option`).
+    pub file_option: &'static str,
     /// Told of every finished game.
     pub on_game: &'a mut dyn FnMut(&GameSummary),
 }
@@ -73,8 +76,10 @@ impl MatchPlay<'_> {
             spec.name = name.to_string();
             // First: the file sets every parameter (the defaults, then its values), so that
             // options given after it (`--engine-option`) still count.
-            spec.options
-                .insert(0, ("ParamsFile".to_string(), file.display().to_string()));
+            spec.options.insert(
+                0,
+                (self.file_option.to_string(), file.display().to_string()),
+            );
             if let MoveLimit::Nodes { nodes, .. } = self.limit {
                 spec.go_limits.push(("nodes".to_string(), nodes));
             }
@@ -160,6 +165,7 @@ mod tests {
                 startup_timeout: Duration::from_secs(10),
             },
             params_dir: PathBuf::from("out/play"),
+            file_option: "ParamsFile",
             on_game: &mut ignore,
         };
         let files = [Path::new("out/play/plus.params"), Path::new("b.params")];

@@ -1,4 +1,4 @@
-//! `engine tune`: tuning the search's parameters by matches, with SPSA (as chess engines use
+//! `engine tune`: tuning the search's (or the classical evaluator's) parameters by matches, with SPSA (as chess engines use
 //! it) or the seed's particle swarm. The parameters come from a parameters file
 //! (`search::params_file`: name, value, min, max, step); each step plays a match of the engine
 //! against itself with the match runner and moves the values; the state (values, random
@@ -10,8 +10,12 @@
 //!   the tests).
 //! - [`state`]: the state file. [`report`]: the run's CSV and SVG plot.
 //! - [`games`]: the objective that plays matches. [`cli`]: the command, its run loop and
-//!   progress display.
+//!   progress display; [`args`]: its arguments, and what is tuned (search parameters or the
+//!   classical evaluator's).
+//! - [`texel`]: the fast fitness — Texel's method, the logistic loss of the classical
+//!   evaluation on datagen positions — with the same swarm and SPSA.
 
+pub mod args;
 pub mod cli;
 pub mod games;
 pub mod pso;
@@ -20,6 +24,7 @@ pub mod rng;
 pub mod space;
 pub mod spsa;
 pub mod state;
+pub mod texel;
 
 #[cfg(test)]
 mod tests;

@@ -21,6 +21,9 @@ use super::rng::Rng;
 use super::space::Space;
 use super::{Objective, Outcome};
 
+/// A fitness of a particle's values and index, higher is better ([`Swarm::step_scored`]).
+pub type Fitness<'a> = dyn FnMut(&[f64], usize) -> Result<f64, String> + 'a;
+
 /// The swarm's constants.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct PsoConfig {
@@ -132,11 +135,35 @@ impl Swarm {
         rng: &mut Rng,
         objective: &mut dyn Objective,
     ) -> Result<PsoStep, String> {
+        let start = space.start();
+        let iteration = self.iteration;
+        let mut outcome = Outcome::default();
+        let (particle, played) = self.step_scored(config, space, rng, &mut |x, index| {
+            let name = format!("particle-{index}");
+            outcome = objective.play(x, &start, [&name, "start"], iteration)?;
+            Ok(outcome.score())
+        })?;
+        Ok(PsoStep {
+            particle,
+            iteration,
+            played,
+            outcome,
+        })
+    }
+
+    /// One step with any fitness (higher is better) of the next particle's values and index:
+    /// a match's score, or minus a loss (`tune::texel`). Returns the particle and what it
+    /// played.
+    pub fn step_scored(
+        &mut self,
+        config: &PsoConfig,
+        space: &Space,
+        rng: &mut Rng,
+        fitness: &mut Fitness<'_>,
+    ) -> Result<(usize, Vec<f64>), String> {
         let index = self.next;
         let played = self.particles[index].x.clone();
-        let name = format!("particle-{index}");
-        let outcome = objective.play(&played, &space.start(), [&name, "start"], self.iteration)?;
-        let score = outcome.score();
+        let score = fitness(&played, index)?;
         let particle = &mut self.particles[index];
         if particle.best_score.is_none_or(|best| score > best) {
             particle.best_score = Some(score);
@@ -146,19 +173,13 @@ impl Swarm {
             self.best_score = Some(score);
             self.best_x = played.clone();
         }
-        let step = PsoStep {
-            particle: index,
-            iteration: self.iteration,
-            played,
-            outcome,
-        };
         self.next += 1;
         if self.next == self.particles.len() {
             self.move_particles(config, space, rng);
             self.next = 0;
             self.iteration += 1;
         }
-        Ok(step)
+        Ok((index, played))
     }
 
     fn move_particles(&mut self, config: &PsoConfig, space: &Space, rng: &mut Rng) {

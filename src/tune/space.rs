@@ -6,6 +6,7 @@
 use crate::search::params_file::{
     self, ParamsFileEntry, ParamsFileError, ParamsFileLine, TuneRange,
 };
+use crate::search::{ParamSpec, SearchParams};
 
 /// One tuned parameter.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -27,9 +28,20 @@ pub struct Space {
 }
 
 impl Space {
-    /// The space of a parameters file's text; at least one line must be tunable.
+    /// The space of a search parameters file's text; at least one line must be tunable.
     pub fn from_text(text: &str) -> Result<Space, String> {
-        let entries = params_file::parse(text).map_err(|e: ParamsFileError| e.to_string())?;
+        Space::from_text_with(text, "search parameter", SearchParams::spec)
+    }
+
+    /// The space of a parameters file's text whose names `lookup` knows (as
+    /// `params_file::parse_with`); at least one line must be tunable.
+    pub fn from_text_with(
+        text: &str,
+        what: &str,
+        lookup: impl Fn(&str) -> Option<ParamSpec>,
+    ) -> Result<Space, String> {
+        let entries = params_file::parse_with(text, what, lookup)
+            .map_err(|e: ParamsFileError| e.to_string())?;
         Space::from_entries(&entries).ok_or_else(|| {
             "no tunable parameter (a line 'name value min max step') in the file".to_string()
         })

@@ -17,6 +17,9 @@ use super::rng::Rng;
 use super::space::Space;
 use super::{Objective, Outcome};
 
+/// How much better θ+ did than θ− ([`SpsaState::step_compared`]).
+pub type Comparison<'a> = dyn FnMut(&[f64], &[f64]) -> Result<f64, String> + 'a;
+
 /// SPSA's constants (see the module documentation).
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct SpsaConfig {
@@ -106,6 +109,29 @@ impl SpsaState {
         rng: &mut Rng,
         objective: &mut dyn Objective,
     ) -> Result<SpsaStep, String> {
+        let mut outcome = Outcome::default();
+        let (plus, minus) = self.step_compared(config, space, k, rng, &mut |plus, minus| {
+            outcome = objective.play(plus, minus, ["theta+", "theta-"], k)?;
+            Ok(outcome.wins as f64 - outcome.losses as f64)
+        })?;
+        Ok(SpsaStep {
+            plus,
+            minus,
+            outcome,
+        })
+    }
+
+    /// Step `k` with any comparison of θ+ and θ−: `compare` returns how much better θ+ did,
+    /// in the units of a match's wins minus losses (`tune::texel` scales a loss difference).
+    /// Returns θ+ and θ−.
+    pub fn step_compared(
+        &mut self,
+        config: &SpsaConfig,
+        space: &Space,
+        k: usize,
+        rng: &mut Rng,
+        compare: &mut Comparison<'_>,
+    ) -> Result<(Vec<f64>, Vec<f64>), String> {
         let delta: Vec<f64> = (0..space.dims()).map(|_| rng.sign()).collect();
         let c: Vec<f64> = space.tuned.iter().map(|t| config.c_k(t.step, k)).collect();
         let shifted = |sign: f64| -> Vec<f64> {
@@ -115,8 +141,7 @@ impl SpsaState {
             space.clamp(&x)
         };
         let (plus, minus) = (shifted(1.0), shifted(-1.0));
-        let outcome = objective.play(&plus, &minus, ["theta+", "theta-"], k)?;
-        let diff = outcome.wins as f64 - outcome.losses as f64;
+        let diff = compare(&plus, &minus)?;
         let moved: Vec<f64> = space
             .tuned
             .iter()
@@ -124,11 +149,7 @@ impl SpsaState {
             .map(|(i, t)| self.theta[i] + config.a_k(t.step, k) * diff / (2.0 * c[i] * delta[i]))
             .collect();
         self.theta = space.clamp(&moved);
-        Ok(SpsaStep {
-            plus,
-            minus,
-            outcome,
-        })
+        Ok((plus, minus))
     }
 }
 

@@ -1,5 +1,6 @@
 //! Position evaluation: the [`Evaluator`] trait the search calls, the one probability ↔
-//! centipawn scale, the evaluation clamp, and the material evaluator. The network
+//! centipawn scale, the evaluation clamp, the material evaluator and the classical one
+//! (material, hands and a value map: [`classical`]). The network
 //! (`crate::nn::NetworkEvaluator`) implements the trait; the search sees nothing else.
 //!
 //! Evaluators are shared by all search threads (`&self`). One that keeps state along the
@@ -8,8 +9,10 @@
 //! and unmade and asks it, not the evaluator, for the scores. The default is no state, and
 //! the search then makes no such calls.
 
+pub mod classical;
 mod material;
 
+pub use classical::{ClassicalEvaluator, ClassicalParams};
 pub use material::{HAND_BONUS_PERCENT, MaterialEvaluator, material_balance};
 
 use crate::shogi::{Move, Position};

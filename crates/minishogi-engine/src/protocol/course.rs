@@ -215,6 +215,13 @@ pub struct PlayArgs {
     /// Network weights for the evaluation (default: the built-in evaluation).
     #[arg(long, value_name = "FILE")]
     pub eval_file: Option<String>,
+    /// Which evaluator: network, classical (the value map) or material (as the USI option
+    /// `Evaluator`).
+    #[arg(long, value_name = "NAME", default_value = evaluator::NETWORK)]
+    pub evaluator: String,
+    /// The classical evaluator's parameters file (default: the shipped map).
+    #[arg(long, value_name = "FILE")]
+    pub classical_file: Option<String>,
     /// Which player searches (`alphabeta`, the only one so far).
     #[arg(long, value_name = "NAME", default_value = player::ALPHABETA)]
     pub search: String,
@@ -230,10 +237,22 @@ pub fn run(args: &PlayArgs) -> Result<(), String> {
         .ok_or_else(|| format!("--movetime {} is not a positive time", args.movetime))?;
     let mut player =
         new_player(&args.search, SearchOptions::default()).map_err(|e| format!("--search: {e}"))?;
-    player.set_evaluator(match &args.eval_file {
-        Some(path) => evaluator::load(path)?.evaluator,
-        None => evaluator::builtin().evaluator,
-    });
+    let kind = evaluator::KINDS
+        .iter()
+        .find(|k| k.eq_ignore_ascii_case(&args.evaluator))
+        .ok_or_else(|| {
+            format!(
+                "--evaluator {}: one of {}",
+                args.evaluator,
+                evaluator::KINDS.join(", ")
+            )
+        })?;
+    let choice = evaluator::Choice {
+        kind,
+        eval_file: args.eval_file.clone().unwrap_or_default(),
+        classical_file: args.classical_file.clone().unwrap_or_default(),
+    };
+    player.set_evaluator(evaluator::select(&choice)?.evaluator);
     let mut chooser = SearchChooser {
         player,
         movetime,

@@ -124,6 +124,8 @@ struct Session {
     options: UsiOptions,
     game: Game,
     evaluator: Arc<dyn Evaluator>,
+    /// What the options `Evaluator`, `EvalFile` and `ClassicalFile` ask for.
+    eval_choice: evaluator::Choice,
     /// Which weights the evaluator has, for people (`info string`).
     evaluator_description: String,
     /// Whether `isready` should say what is set up (after a change, and the first time).
@@ -167,6 +169,7 @@ impl Session {
             options,
             game: Game::new(Position::startpos()),
             evaluator,
+            eval_choice: evaluator::Choice::default(),
             evaluator_description: builtin.description,
             report_setup: true,
             clear_hash_at_ready: false,

@@ -18,6 +18,7 @@
 //! - `tt`, `time`, `score`, `skill`, `mate`, `bench`, `params_file`: the table, the clock,
 //!   the score scale, strength levels, the mate solver, `engine bench`, parameter files.
 
+pub mod eval_params;
 pub(crate) mod heuristics;
 mod iterate;
 mod mate;

@@ -61,8 +61,19 @@ pub fn round_value(value: f64) -> i32 {
     value.round() as i32
 }
 
-/// Parses a parameters file's text (see the module documentation).
+/// Parses a search parameters file's text (see the module documentation).
 pub fn parse(text: &str) -> Result<Vec<ParamsFileEntry>, ParamsFileError> {
+    parse_with(text, "search parameter", SearchParams::spec)
+}
+
+/// Parses a parameters file's text whose names `lookup` knows (`what` names them in errors,
+/// e.g. `search parameter`): the same format for every parameter set, e.g. the classical
+/// evaluator's (`eval::classical`).
+pub fn parse_with(
+    text: &str,
+    what: &str,
+    lookup: impl Fn(&str) -> Option<ParamSpec>,
+) -> Result<Vec<ParamsFileEntry>, ParamsFileError> {
     let mut entries: Vec<ParamsFileEntry> = Vec::new();
     for (index, raw) in text.lines().enumerate() {
         let line = index + 1;
@@ -80,8 +91,7 @@ pub fn parse(text: &str) -> Result<Vec<ParamsFileEntry>, ParamsFileError> {
             )));
         }
         let name = fields[0];
-        let spec = SearchParams::spec(name)
-            .ok_or_else(|| error(format!("unknown search parameter '{name}'")))?;
+        let spec = lookup(name).ok_or_else(|| error(format!("unknown {what} '{name}'")))?;
         if entries.iter().any(|e| e.spec.name == spec.name) {
             return Err(error(format!("{name} is given twice")));
         }

@@ -10,6 +10,7 @@ use crate::search::skill::{self, MAX_LEVEL};
 use crate::search::{SearchFeatures, SearchOptions, SearchParams, Skill};
 
 use super::command::quoted;
+use super::evaluator;
 
 /// The only variant this engine plays.
 pub const VARIANT: &str = "minishogi";
@@ -45,6 +46,10 @@ pub enum Setting {
     MultiPv(usize),
     /// Path of the network weights; empty means the built-in evaluation.
     EvalFile(String),
+    /// `Evaluator`: which evaluator the search uses (`evaluator::KINDS`).
+    Evaluator(&'static str),
+    /// Path of the classical evaluator's parameters file; empty means the shipped ones.
+    ClassicalFile(String),
     /// Path of a search parameters file (`search::params_file`); empty means the defaults.
     ParamsFile(String),
     Ponder(bool),
@@ -115,6 +120,8 @@ enum Name {
     Threads,
     MultiPv,
     EvalFile,
+    Evaluator,
+    ClassicalFile,
     ParamsFile,
     Ponder,
     UsiVariant,
@@ -229,6 +236,19 @@ impl UsiOptions {
                 spec(Name::Threads, "Threads", spin(defaults.threads, 1, 256)),
                 spec(Name::MultiPv, "MultiPV", spin(defaults.multipv, 1, 128)),
                 spec(Name::EvalFile, "EvalFile", Kind::Text { default: "" }),
+                spec(
+                    Name::Evaluator,
+                    "Evaluator",
+                    Kind::Combo {
+                        default: evaluator::KINDS[0],
+                        vars: evaluator::KINDS,
+                    },
+                ),
+                spec(
+                    Name::ClassicalFile,
+                    "ClassicalFile",
+                    Kind::Text { default: "" },
+                ),
                 spec(Name::ParamsFile, "ParamsFile", Kind::Text { default: "" }),
                 spec(Name::Ponder, "USI_Ponder", Kind::Check { default: false }),
                 spec(Name::UsiVariant, "USI_Variant", variant),
@@ -392,6 +412,7 @@ impl UsiOptions {
                 let path = if text == "<empty>" { "" } else { text }.to_string();
                 match option {
                     Name::ParamsFile => Setting::ParamsFile(path),
+                    Name::ClassicalFile => Setting::ClassicalFile(path),
                     Name::BookFile => Setting::BookFile(path),
                     _ => Setting::EvalFile(path),
                 }
@@ -407,7 +428,7 @@ impl UsiOptions {
                 })?;
                 Setting::BookMoveChoice(choice)
             }
-            (Name::Search, Kind::Combo { vars, .. }) => {
+            (option @ (Name::Search | Name::Evaluator), Kind::Combo { vars, .. }) => {
                 let text = value.ok_or_else(missing)?;
                 let name = vars
                     .iter()
@@ -419,7 +440,10 @@ impl UsiOptions {
                             quoted(text)
                         ))
                     })?;
-                Setting::Search(name)
+                match option {
+                    Name::Evaluator => Setting::Evaluator(name),
+                    _ => Setting::Search(name),
+                }
             }
             (_, Kind::Combo { vars, .. }) => {
                 let text = value.ok_or_else(missing)?;

@@ -84,7 +84,13 @@ impl Session {
                 }
                 Err(e) => self.out.error(format!("setoption BookFile: {e}")),
             },
-            Setting::EvalFile(path) => self.set_eval_file(path),
+            Setting::EvalFile(eval_file) => {
+                self.set_evaluator("EvalFile", |c| c.eval_file = eval_file)
+            }
+            Setting::Evaluator(kind) => self.set_evaluator("Evaluator", |c| c.kind = kind),
+            Setting::ClassicalFile(path) => {
+                self.set_evaluator("ClassicalFile", |c| c.classical_file = path)
+            }
             Setting::Search(name) => self.set_search(name),
             Setting::ParamsFile(path) => match load_params_file(&path) {
                 Ok(params) => {
@@ -203,26 +209,25 @@ impl Session {
         self.out.line("readyok");
     }
 
-    /// Switches evaluator; a file that fails to load leaves the current one in place.
-    fn set_eval_file(&mut self, path: String) {
-        let loaded = if path.is_empty() {
-            Ok(evaluator::builtin())
-        } else {
-            evaluator::load(&path)
-        };
-        match loaded {
+    /// Switches evaluator as `option` asks (`change` applied to the current choice); a file
+    /// that fails to load leaves the current evaluator and choice in place.
+    fn set_evaluator(&mut self, option: &str, change: impl FnOnce(&mut evaluator::Choice)) {
+        let mut choice = self.eval_choice.clone();
+        change(&mut choice);
+        match evaluator::select(&choice) {
             Ok(loaded) => {
                 self.evaluator = loaded.evaluator;
+                self.eval_choice = choice;
                 if let Some(player) = self.search.player() {
                     player.set_evaluator(self.evaluator.clone());
                 }
                 self.out
-                    .note(format!("EvalFile: evaluating by {}", loaded.description));
+                    .note(format!("{option}: evaluating by {}", loaded.description));
                 self.evaluator_description = loaded.description;
                 self.report_setup = true;
             }
             Err(e) => self.out.error(format!(
-                "setoption EvalFile: {e}; keeping {}",
+                "setoption {option}: {e}; keeping {}",
                 self.evaluator_description
             )),
         }

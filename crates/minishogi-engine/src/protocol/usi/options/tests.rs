@@ -36,6 +36,11 @@ fn lists_every_option_with_its_type() {
     }
     assert!(lines.contains(&"option name EvalFile type string default <empty>".to_string()));
     assert!(lines.contains(&"option name ParamsFile type string default <empty>".to_string()));
+    assert!(lines.contains(
+        &"option name Evaluator type combo default network var network var classical var material"
+            .to_string()
+    ));
+    assert!(lines.contains(&"option name ClassicalFile type string default <empty>".to_string()));
     assert!(
         lines.contains(
             &"option name USI_Variant type combo default minishogi var minishogi var 5x5+5_shogi"
@@ -100,6 +105,34 @@ fn uci_lines_use_uci_names() {
     assert_eq!(usi_name_of("hash"), Some("USI_Hash"));
     assert_eq!(usi_name_of("UCI_Elo"), Some("USI_Elo"));
     assert_eq!(usi_name_of("Threads"), None);
+}
+
+#[test]
+fn evaluator_options_parse() {
+    let o = options();
+    assert_eq!(
+        o.parse("evaluator", Some("Classical")),
+        Ok(Setting::Evaluator("classical"))
+    );
+    assert_eq!(
+        o.parse("Evaluator", Some("material")),
+        Ok(Setting::Evaluator("material"))
+    );
+    assert_eq!(
+        o.parse("Evaluator", Some("nnue")),
+        Err(OptionError(
+            "option Evaluator is one of network, classical, material, not 'nnue'".to_string()
+        ))
+    );
+    assert!(o.parse("Evaluator", None).is_err());
+    assert_eq!(
+        o.parse("ClassicalFile", Some("a b.params")),
+        Ok(Setting::ClassicalFile("a b.params".into()))
+    );
+    assert_eq!(
+        o.parse("ClassicalFile", Some("<empty>")),
+        Ok(Setting::ClassicalFile(String::new()))
+    );
 }
 
 #[test]
