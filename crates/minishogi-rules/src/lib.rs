@@ -1,12 +1,14 @@
-//! The rules of minishogi (5五将棋): types, bitboards, positions, move generation, notations and
-//! game status, random play. A crate of its own with no dependencies at all
-//! (`tests/crate_graph.rs`): everything else stands on it, and nothing here knows of engines.
+//! The rules of minishogi (5五将棋): types, bitboards, positions, move generation and a test of
+//! one move's legality, notations and game status, random play. A crate of its own with no
+//! dependencies at all (`tests/crate_graph.rs`): everything else stands on it, and nothing here
+//! knows of engines.
 //! The playing engine re-exports it as `minishogi_engine::shogi`, the lab as `engine::shogi`.
 
 pub mod bitboard;
 pub mod display;
 pub mod fen;
 pub mod game;
+pub mod legality;
 pub mod mate1;
 pub mod mate_oracle;
 pub mod movegen;

@@ -131,14 +131,6 @@ impl Position {
         self.in_check() && !self.has_legal_move()
     }
 
-    /// Whether `mv` is legal here (e.g. a move from the TT or the user).
-    pub fn is_legal(&self, mv: Move) -> bool {
-        if mv.is_null() {
-            return false;
-        }
-        self.legal_moves().contains(mv)
-    }
-
     /// Appends legal moves of the requested kind to `list`.
     pub fn generate(&self, kind: GenKind, list: &mut MoveList) {
         let us = self.side_to_move();
@@ -239,28 +231,37 @@ impl Position {
             if hand.count(kind) == 0 {
                 continue;
             }
-            let mut squares = targets;
-            if kind == PieceKind::Pawn {
-                // No pawn on the last rank, and 二歩: no second unpromoted pawn on a file.
-                squares &= !Bitboard::rank(us.promotion_rank());
-                for p in self.pieces_of(us, PieceKind::Pawn) {
-                    squares &= !Bitboard::file(p.file());
-                }
-                // 打ち歩詰め: the drop in front of the enemy king is legal only if it does not mate.
-                if let Some(eksq) = self.king_square(!us) {
-                    let front = bitboard::pawn_attacks(!us, eksq);
-                    if (squares & front).any() {
-                        let to = front.first();
-                        if self.pawn_drop_mates(to) {
-                            squares &= !front;
-                        }
-                    }
-                }
-            }
+            let squares = if kind == PieceKind::Pawn {
+                self.pawn_drop_squares(targets)
+            } else {
+                targets
+            };
             for to in squares {
                 list.push(Move::drop(kind, to));
             }
         }
+    }
+
+    /// Of `squares` (empty ones), those where the side to move may drop a pawn it holds.
+    #[inline(always)]
+    pub(crate) fn pawn_drop_squares(&self, mut squares: Bitboard) -> Bitboard {
+        let us = self.side_to_move();
+        // No pawn on the last rank, and 二歩: no second unpromoted pawn on a file.
+        squares &= !Bitboard::rank(us.promotion_rank());
+        for p in self.pieces_of(us, PieceKind::Pawn) {
+            squares &= !Bitboard::file(p.file());
+        }
+        // 打ち歩詰め: the drop in front of the enemy king is legal only if it does not mate.
+        if let Some(eksq) = self.king_square(!us) {
+            let front = bitboard::pawn_attacks(!us, eksq);
+            if (squares & front).any() {
+                let to = front.first();
+                if self.pawn_drop_mates(to) {
+                    squares &= !front;
+                }
+            }
+        }
+        squares
     }
 
     /// Whether dropping a pawn on `to` (giving check) would checkmate.

@@ -7,11 +7,13 @@
 //! and promotions SEE judged losing. Quiescence and ProbCut: the TT move, good then bad
 //! tactical moves; in check every evasion ([`evasion_score`]).
 //!
-//! The rules core generates legal moves in one pass (it has no staged generator and no cheap
-//! legality test), so the list is generated first and the TT move's legality is its presence in
-//! it; what the stages save is the scoring and SEE. The searches ask a move's [`MoveKind`]
-//! instead of reading score bands. [`ScoredMoves`] is the list with its scores, for an ordering
-//! of its own (the mate solver's).
+//! The TT move is tried before anything is generated, once the rules core's legality test
+//! ([`Position::generates`], exact for any move value, so a collision's garbage is refused)
+//! passes it: a cut-off by it saves the generation. The rules core generates the other moves in
+//! one pass (it has no staged generator), with the TT move taken out in place so that the rest
+//! keep their order; what the later stages save is the scoring and SEE. The searches ask a
+//! move's [`MoveKind`] instead of reading score bands. [`ScoredMoves`] is the list with its
+//! scores, for an ordering of its own (the mate solver's).
 
 use super::heuristics::{CONTINUATION_PLIES, Heuristics};
 use super::ordering::{evasion_score, is_quiet, quiet_score, tactical_score, wins_exchange};
@@ -138,7 +140,9 @@ enum Stage {
 pub struct MovePicker {
     list: ScoredMoves,
     stage: Stage,
-    /// The TT move, if it is among the generated moves (it was then taken out of the list).
+    /// Which moves the list holds once generated.
+    gen_kind: GenKind,
+    /// The TT move if it is legal here (and of `gen_kind`), else null; taken out of the list.
     tt_move: Move,
     /// Killers, then the counter-move; tried in this order if still in the quiet moves.
     refutations: [Move; 3],
@@ -149,7 +153,8 @@ pub struct MovePicker {
     quiets: bool,
     /// Whether the moves are quiescence's check evasions, ordered in one stage.
     evasions: bool,
-    generated: usize,
+    /// How many moves were generated (the TT move among them); `None` until they are.
+    generated: Option<usize>,
     /// The live part of the list is `..end`: the TT move is taken out of it, and so are
     /// killers and counter-moves as they are yielded.
     end: usize,
@@ -173,7 +178,7 @@ impl MovePicker {
         continuation: [Option<usize>; CONTINUATION_PLIES],
         capture_history: bool,
     ) -> MovePicker {
-        let mut picker = MovePicker::generate(pos, GenKind::All, tt_move, capture_history);
+        let mut picker = MovePicker::new(pos, GenKind::All, tt_move, capture_history);
         picker.refutations = [killers[0], killers[1], counter];
         picker.continuation = continuation;
         picker.quiets = true;
@@ -182,7 +187,7 @@ impl MovePicker {
 
     /// Quiescence's and ProbCut's picker: captures and promotions, or every evasion in check.
     pub fn tactical(pos: &Position, tt_move: Move, capture_history: bool) -> MovePicker {
-        let mut picker = MovePicker::generate(pos, GenKind::Tactical, tt_move, capture_history);
+        let mut picker = MovePicker::new(pos, GenKind::Tactical, tt_move, capture_history);
         if pos.in_check() {
             picker.evasions = true;
             if picker.stage != Stage::Tt {
@@ -192,49 +197,65 @@ impl MovePicker {
         picker
     }
 
-    fn generate(pos: &Position, kind: GenKind, tt_move: Move, capture_history: bool) -> Self {
-        let mut list = ScoredMoves::new();
-        pos.generate(kind, &mut list.moves);
-        let generated = list.moves.len();
-        let mut end = generated;
-        let tt_index = if tt_move.is_null() {
-            None
-        } else {
-            list.moves.iter().position(|&mv| mv == tt_move)
-        };
-        if let Some(i) = tt_index {
-            end = list.remove(i, end);
-        }
-        MovePicker {
-            list,
-            stage: if tt_index.is_some() {
+    /// Generates nothing when the TT move is legal: it comes first, and may cut off.
+    fn new(pos: &Position, gen_kind: GenKind, tt_move: Move, capture_history: bool) -> Self {
+        let tt_legal = !tt_move.is_null() && pos.generates(gen_kind, tt_move);
+        let mut picker = MovePicker {
+            list: ScoredMoves::new(),
+            stage: if tt_legal {
                 Stage::Tt
             } else {
                 Stage::ScoreTactical
             },
-            tt_move: if tt_index.is_some() {
-                tt_move
-            } else {
-                Move::NULL
-            },
+            gen_kind,
+            tt_move: if tt_legal { tt_move } else { Move::NULL },
             refutations: [Move::NULL; 3],
             refutation: 0,
             continuation: [None; CONTINUATION_PLIES],
             capture_history,
             quiets: false,
             evasions: false,
-            generated,
-            end,
+            generated: None,
+            end: 0,
             cur: 0,
             tactical_end: 0,
             bad_end: 0,
+        };
+        if !tt_legal {
+            picker.generate(pos);
+        }
+        picker
+    }
+
+    /// Generates the moves once, taking the TT move out where it stands.
+    fn generate(&mut self, pos: &Position) {
+        if self.generated.is_some() {
+            return;
+        }
+        pos.generate(self.gen_kind, &mut self.list.moves);
+        let generated = self.list.moves.len();
+        self.generated = Some(generated);
+        self.end = generated;
+        if !self.tt_move.is_null() {
+            let tt_index = self.list.moves.iter().position(|&mv| mv == self.tt_move);
+            debug_assert!(tt_index.is_some(), "a legal TT move is generated");
+            if let Some(i) = tt_index {
+                self.end = self.list.remove(i, self.end);
+            }
         }
     }
 
-    /// How many legal moves were generated (all of them, or the tactical ones): none means
-    /// mate (or, in the main search, no legal move at all).
-    pub fn generated(&self) -> usize {
-        self.generated
+    /// Whether there is no move to yield at all (mate, or no legal move): known without
+    /// generating when the TT move is legal.
+    pub fn is_empty(&self) -> bool {
+        self.generated == Some(0)
+    }
+
+    /// How many moves there are (all legal ones, or the tactical ones), generating them if
+    /// that has not been done yet.
+    pub fn count(&mut self, pos: &Position) -> usize {
+        self.generate(pos);
+        self.generated.expect("just generated")
     }
 
     /// The stage after the TT move.
@@ -265,6 +286,7 @@ impl MovePicker {
                     });
                 }
                 Stage::ScoreTactical => {
+                    self.generate(pos);
                     // Captures and promotions to the front; each part keeps generation order.
                     let mut tactical = 0;
                     for i in 0..self.end {
@@ -361,6 +383,7 @@ impl MovePicker {
                     self.stage = Stage::Done;
                 }
                 Stage::ScoreEvasions => {
+                    self.generate(pos);
                     for i in 0..self.end {
                         let mv = self.list.moves[i];
                         self.list.scores[i] =

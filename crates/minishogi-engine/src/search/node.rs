@@ -219,14 +219,14 @@ impl Worker<'_> {
             continuation,
             features.capture_history,
         );
-        if picker.generated() == 0 {
+        if picker.is_empty() {
             // Checkmate, or no legal move at all: either way the side to move loses.
             return mated_in(ply);
         }
         if in_check
             && !singular_search
             && self.check_ext_candidate[ply]
-            && picker.generated() <= p.check_ext_max_replies as usize
+            && picker.count(&self.pos) <= p.check_ext_max_replies as usize
         {
             // A forcing check: few replies, so extending it costs little.
             depth += 1;

@@ -141,7 +141,7 @@ impl Worker<'_> {
         let mut best_move = Move::NULL;
 
         let mut picker = self.tactical_picker(tt_move);
-        if in_check && picker.generated() == 0 {
+        if in_check && picker.is_empty() {
             return mated_in(ply);
         }
         while let Some(Picked { mv, kind, .. }) =
