@@ -185,4 +185,14 @@ mod tests {
             "line 2: unknown search parameter 'x'"
         );
     }
+
+    /// The classical evaluator's parameters file, as `ClassicalParams::params_file` writes
+    /// it, reads as a space with every line tunable.
+    #[test]
+    fn the_classical_parameters_file_is_a_space() {
+        use crate::search::eval_params::{self, WHAT, spec};
+        let text = eval_params::params_file(&crate::eval::ClassicalParams::untuned(), "start");
+        let space = Space::from_text_with(&text, WHAT, spec).unwrap();
+        assert_eq!(space.dims(), eval_params::SPECS.len());
+    }
 }
