@@ -8,6 +8,7 @@ mod common;
 use std::time::{Duration, Instant};
 
 use common::UsiEngine as Engine;
+use common::after_usi_moves as play;
 use engine::shogi::Position;
 
 const HANG: Duration = Duration::from_secs(60);
@@ -40,17 +41,6 @@ fn start(search: &str) -> Engine {
     engine.send(&format!("setoption name Search value {search}"));
     assert_eq!(engine.line(), format!("info string Search: {search}"));
     engine
-}
-
-fn play(root: &Position, moves: &[&str]) -> Position {
-    let mut pos = root.clone();
-    for text in moves {
-        let mv = pos
-            .parse_usi_move(text)
-            .unwrap_or_else(|e| panic!("{text} in {}: {e}", pos.to_sfen()));
-        pos.make_move(mv);
-    }
-    pos
 }
 
 /// The value after `field` in an `info` line.

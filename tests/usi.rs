@@ -8,6 +8,7 @@ use std::thread;
 use std::time::{Duration, Instant};
 
 use common::UsiEngine as Engine;
+use common::after_usi_moves as play;
 use engine::shogi::Position;
 
 /// How long any expected line may take before the test fails as hung.
@@ -85,18 +86,6 @@ impl Engine {
         self.send("quit");
         self.wait_for_exit();
     }
-}
-
-/// Plays USI `moves` from `root`, panicking on an illegal one.
-fn play(root: &Position, moves: &[&str]) -> Position {
-    let mut pos = root.clone();
-    for text in moves {
-        let mv = pos
-            .parse_usi_move(text)
-            .unwrap_or_else(|e| panic!("{text} in {}: {e}", pos.to_sfen()));
-        pos.make_move(mv);
-    }
-    pos
 }
 
 fn sfen(text: &str) -> Position {

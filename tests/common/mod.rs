@@ -141,3 +141,15 @@ impl Drop for UsiEngine {
         let _ = self.child.wait();
     }
 }
+
+/// The position after USI `moves` from `root`, panicking on an illegal one.
+pub fn after_usi_moves(root: &engine::shogi::Position, moves: &[&str]) -> engine::shogi::Position {
+    let mut pos = root.clone();
+    for text in moves {
+        let mv = pos
+            .parse_usi_move(text)
+            .unwrap_or_else(|e| panic!("{text} in {}: {e}", pos.to_sfen()));
+        pos.make_move(mv);
+    }
+    pos
+}
