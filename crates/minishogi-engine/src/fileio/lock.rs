@@ -4,6 +4,7 @@
 use std::fs::{self, File};
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
 
 use super::FileError;
 use super::read::{check_regular_or_missing, nonblocking};
@@ -29,8 +30,14 @@ pub fn lock_path(output: &Path) -> Result<PathBuf, FileError> {
     Ok(resolve_target(output)?.with_extension("lock"))
 }
 
+/// How long a held lock is waited for before the output is called locked. A run killed while
+/// it was starting a child process (a match's engine) leaves its copy of the lock with that
+/// child until the child's `exec` closes it (the descriptor is close-on-exec): a rerun started
+/// at once would otherwise be refused for a lock nobody holds a moment later.
+const LOCK_GRACE: Duration = Duration::from_secs(2);
+
 /// Takes the advisory lock of `output` (see [`lock_path`]), or fails with
-/// [`FileError::Locked`] at once if another process holds it. The lock file is left in place
+/// [`FileError::Locked`] if another process still holds it after [`LOCK_GRACE`]. The lock file is left in place
 /// (removing it would race with a run that just opened it); it holds the id of the last holder.
 pub fn lock_output(output: &Path) -> Result<OutputLock, FileError> {
     let lock = lock_path(output)?;
@@ -38,18 +45,24 @@ pub fn lock_output(output: &Path) -> Result<OutputLock, FileError> {
     let mut file = nonblocking(fs::OpenOptions::new().read(true).write(true).create(true))
         .open(&lock)
         .map_err(|e| FileError::io(&lock, e))?;
-    match file.try_lock() {
-        Ok(()) => {}
-        Err(fs::TryLockError::WouldBlock) => {
-            let mut text = String::new();
-            let _ = file.read_to_string(&mut text);
-            return Err(FileError::Locked {
-                path: output.to_path_buf(),
-                lock,
-                holder: text.trim().parse().ok(),
-            });
+    let deadline = Instant::now() + LOCK_GRACE;
+    loop {
+        match file.try_lock() {
+            Ok(()) => break,
+            Err(fs::TryLockError::WouldBlock) if Instant::now() < deadline => {
+                std::thread::sleep(Duration::from_millis(20));
+            }
+            Err(fs::TryLockError::WouldBlock) => {
+                let mut text = String::new();
+                let _ = file.read_to_string(&mut text);
+                return Err(FileError::Locked {
+                    path: output.to_path_buf(),
+                    lock,
+                    holder: text.trim().parse().ok(),
+                });
+            }
+            Err(fs::TryLockError::Error(e)) => return Err(FileError::io(&lock, e)),
         }
-        Err(fs::TryLockError::Error(e)) => return Err(FileError::io(&lock, e)),
     }
     let pid = std::process::id().to_string();
     let _ = file
