@@ -46,6 +46,8 @@ enum Command {
     Datagen(engine::train::datagen::DatagenArgs),
     /// Train the network on datagen shards (targets from the search's score and the result).
     Train(engine::train::learn::TrainArgs),
+    /// Train MCTS's move policy on the moves the search chose in datagen shards.
+    TrainPolicy(engine::train::policy::TrainPolicyArgs),
     /// Tune search parameters by matches (SPSA or particle swarm); resumable.
     Tune(engine::tune::cli::TuneArgs),
     /// Draw as SVG a file the project writes: training metrics, generations, a match, a
@@ -83,6 +85,7 @@ fn main() -> ExitCode {
         }
         Command::Datagen(args) => engine::train::datagen::run(&args).map(|_| ()),
         Command::Train(args) => engine::train::learn::run(&args).map(|_| ()),
+        Command::TrainPolicy(args) => engine::train::policy::run(&args),
         Command::Tune(args) => engine::tune::cli::run(&args),
         Command::Gui(args) => engine::gui::run(&args),
         Command::Plot(args) => engine::tools::plot::run(&args),

@@ -278,3 +278,50 @@ fn training_on_shards_writes_weights_metrics_and_a_plot_and_resumes() {
     assert!(e.contains("no .dgn shard files"), "{e}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn the_move_policy_trains_on_shards_and_beats_uniform_priors() {
+    let dir = temp_dir("policy");
+    let data = dir.join("data");
+    run_ok(&mut datagen(&data, 24, 2));
+    let out = dir.join("policy.bin");
+    let policy = |epochs: &str| {
+        let mut c = Command::new(ENGINE);
+        c.args(["train-policy", "--epochs", epochs, "--data"])
+            .arg(&data)
+            .arg("--out")
+            .arg(&out);
+        c
+    };
+    let (o, _) = run_ok(&mut policy("3"));
+    let line = String::from_utf8_lossy(&o.stdout).into_owned();
+    // "... held out (N positions): cross-entropy X, top-1 Y% (move ordering's priors X, Y%;
+    // uniform X, Y%) ..."
+    let number_after = |key: &str| -> f64 {
+        line.split(key)
+            .nth(1)
+            .and_then(|rest| rest.split([',', '%', ')']).next())
+            .and_then(|n| n.trim().parse().ok())
+            .unwrap_or_else(|| panic!("no '{key}' in {line}"))
+    };
+    let learned = number_after("cross-entropy ");
+    let uniform = number_after("uniform ");
+    assert!(learned < uniform, "{line}");
+    let csv = std::fs::read_to_string(out.with_extension("csv")).unwrap();
+    assert_eq!(csv.lines().count(), 4, "header and three epochs: {csv}");
+    assert!(std::fs::metadata(&out).unwrap().len() > 1000);
+
+    let e = run_err(&mut policy("0"));
+    assert!(e.contains("--epochs"), "{e}");
+    let not_a_shard = dir.join("bogus.dgn");
+    std::fs::write(&not_a_shard, "hello").unwrap();
+    let e = run_err(
+        Command::new(ENGINE)
+            .args(["train-policy", "--data"])
+            .arg(&not_a_shard)
+            .arg("--out")
+            .arg(dir.join("p2.bin")),
+    );
+    assert!(e.contains("bogus.dgn"), "{e}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -25,7 +25,10 @@ const ENGINE: &[(&str, &[&str])] = &[
     ("player", &["shogi", "eval", "search", "mcts"]),
     // Monte Carlo tree search: a player (it implements the seam's trait) over the search's
     // types, ordering and clock.
-    ("mcts", &["shogi", "eval", "search", "player", "memory"]),
+    (
+        "mcts",
+        &["shogi", "eval", "search", "player", "memory", "fileio"],
+    ),
     // Seeded random positions for tests and benchmarks, over the rules' random play.
     ("testing", &["shogi"]),
 ];

@@ -407,3 +407,65 @@ fn threads_share_one_tree() {
         engine.wait_for_exit();
     }
 }
+
+/// `PolicyFile` takes a policy file (the shipped one, copied: the same search as without the
+/// option), refuses a bad one by name and keeps the policy; the priors switch changes the
+/// search.
+#[test]
+fn the_policy_file_is_taken_or_refused_by_name() {
+    let dir = std::env::temp_dir().join(format!("engine-mcts-policy-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let copy = dir.join("policy copy.bin");
+    std::fs::copy(
+        concat!(env!("CARGO_MANIFEST_DIR"), "/weights/policy.bin"),
+        &copy,
+    )
+    .unwrap();
+    let bogus = dir.join("bogus.bin");
+    std::fs::write(&bogus, "not a policy").unwrap();
+    let root = play(&Position::startpos(), &["5d5c"]);
+    let search = |setup: &[String]| {
+        let mut engine = start("mcts");
+        for line in setup {
+            engine.send(line);
+            let reply = engine.line();
+            assert!(reply.starts_with("info string PolicyFile"), "{reply}");
+        }
+        engine.send("position startpos moves 5d5c");
+        ready(&mut engine);
+        let lines = go(&mut engine, &root, "nodes 4000");
+        engine.send("quit");
+        engine.wait_for_exit();
+        without_timing(&lines)
+    };
+    let shipped = search(&[]);
+    let copied = search(&[format!(
+        "setoption name PolicyFile value {}",
+        copy.display()
+    )]);
+    assert_eq!(shipped, copied);
+
+    let mut engine = start("mcts");
+    engine.send(&format!(
+        "setoption name PolicyFile value {}",
+        bogus.display()
+    ));
+    let line = engine.line();
+    assert!(
+        line.starts_with("info string error: setoption PolicyFile: ")
+            && line.contains("bogus.bin")
+            && line.contains("keeping the policy"),
+        "{line}"
+    );
+    engine.send("position startpos moves 5d5c");
+    ready(&mut engine);
+    let kept = without_timing(&go(&mut engine, &root, "nodes 4000"));
+    assert_eq!(kept, shipped);
+    engine.send("setoption name mcts_policy value false");
+    ready(&mut engine);
+    let ordering = without_timing(&go(&mut engine, &root, "nodes 4000"));
+    assert_ne!(ordering, shipped);
+    engine.send("quit");
+    engine.wait_for_exit();
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -7,6 +7,7 @@ pub mod learn;
 pub mod matedata;
 pub mod metrics;
 pub mod packed;
+pub mod policy;
 pub mod pretrain;
 pub mod selfplay;
 pub mod trainer;

@@ -15,6 +15,7 @@
 use std::sync::Arc;
 
 use crate::eval::Evaluator;
+use crate::mcts::policy::MovePolicy;
 use crate::mcts::{Mcts, Mode};
 use crate::search::{Limits, SearchControl, SearchEvent, SearchOptions, SearchResult, Searcher};
 use crate::shogi::Game;
@@ -31,6 +32,9 @@ pub trait Player: Send {
     fn options_mut(&mut self) -> &mut SearchOptions;
 
     fn set_evaluator(&mut self, evaluator: Arc<dyn Evaluator>);
+
+    /// The move policy of a player that takes priors from one (MCTS); others ignore it.
+    fn set_policy(&mut self, _policy: Arc<MovePolicy>) {}
 
     /// Allocates what the options ask for (hash table, threads' memory) now, so that the first
     /// search does not pay for it.

@@ -2,7 +2,8 @@
 //! `mcts` and `uct`). Two modes:
 //! - [`Mode::Uct`], seed 003's player: UCB1 over the moves, each leaf valued by one playout of
 //!   uniformly random legal moves to the end of the game;
-//! - [`Mode::Puct`]: PUCT with priors from the alpha-beta search's move ordering (a softmax,
+//! - [`Mode::Puct`]: PUCT with priors from the learned move policy (`policy`, trained on the
+//!   alpha-beta search's choices; the switch `mcts_policy` off: the move ordering's classes,
 //!   `prior`), each leaf valued by the evaluator (the network in play).
 //!
 //! Both prove what they can (`solver`: finished games, mates in one at expansion, proofs
@@ -10,12 +11,13 @@
 //! their tree in a pool sized by `USI_Hash` (`tree`), search on `Threads` threads sharing the
 //! tree with virtual losses (`search`), and report as the alpha-beta search does (`report`).
 //!
-//! Where things are: `tree` (the node pool), `select` (UCB1 and PUCT), `prior`, `playout`,
-//! `solver`, `search` (simulations and limits), `report` (ranking, pv, info lines),
-//! `player` (the [`Mcts`] player: options, threads, the `Player` trait).
+//! Where things are: `tree` (the node pool), `select` (UCB1 and PUCT), `policy` and `prior`,
+//! `playout`, `solver`, `search` (simulations and limits), `report` (ranking, pv, info
+//! lines), `player` (the [`Mcts`] player: options, threads, the `Player` trait).
 
 mod player;
 mod playout;
+pub mod policy;
 mod prior;
 mod report;
 mod search;
@@ -25,6 +27,7 @@ mod tree;
 
 pub use player::Mcts;
 pub use playout::{PLAYOUT_PLIES, random_playout};
+pub use prior::priors as ordering_priors;
 pub use tree::Node;
 
 /// How leaves are valued and children chosen.
@@ -32,6 +35,6 @@ pub use tree::Node;
 pub enum Mode {
     /// UCB1 and random playouts (seed 003).
     Uct,
-    /// PUCT over the evaluator, priors from the move ordering.
+    /// PUCT over the evaluator, priors from the move policy.
     Puct,
 }

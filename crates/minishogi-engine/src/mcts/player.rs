@@ -7,6 +7,7 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use super::Mode;
+use super::policy::MovePolicy;
 use super::report::{Progress, info_lines, result};
 use super::search::{Outcome, Scratch, Shared, Watch};
 use super::tree::Tree;
@@ -21,6 +22,7 @@ pub struct Mcts {
     opts: SearchOptions,
     tree: Tree,
     evaluator: Arc<dyn Evaluator>,
+    policy: Arc<MovePolicy>,
 }
 
 impl Mcts {
@@ -30,6 +32,7 @@ impl Mcts {
             tree: Tree::new(opts.hash_mb),
             opts,
             evaluator: Arc::new(MaterialEvaluator),
+            policy: Arc::new(MovePolicy::embedded()),
         }
     }
 
@@ -71,6 +74,7 @@ impl Mcts {
             root: game,
             mode: self.mode,
             evaluator: &*self.evaluator,
+            policy: self.opts.features.mcts_policy.then_some(&*self.policy),
             searchmoves: &limits.searchmoves,
             done: AtomicBool::new(false),
             begun: AtomicU64::new(0),
@@ -142,6 +146,10 @@ impl Player for Mcts {
 
     fn options_mut(&mut self) -> &mut SearchOptions {
         &mut self.opts
+    }
+
+    fn set_policy(&mut self, policy: Arc<MovePolicy>) {
+        self.policy = policy;
     }
 
     fn set_evaluator(&mut self, evaluator: Arc<dyn Evaluator>) {

@@ -18,6 +18,7 @@ use rand::rngs::SmallRng;
 
 use super::Mode;
 use super::playout::random_playout;
+use super::policy::MovePolicy;
 use super::prior::priors;
 use super::select::select;
 use super::solver::{proof_of, proven_value, update_proof};
@@ -33,6 +34,8 @@ pub struct Shared<'a> {
     pub root: &'a Game,
     pub mode: Mode,
     pub evaluator: &'a dyn Evaluator,
+    /// PUCT's priors: the learned policy, or `None` for the move ordering's.
+    pub policy: Option<&'a MovePolicy>,
     pub searchmoves: &'a [Move],
     /// Set when the search is over (a limit reached, or `stop`).
     pub done: AtomicBool,
@@ -178,7 +181,10 @@ impl Shared<'_> {
                 prior_buffer.clear();
                 prior_buffer.resize(moves.len(), 1.0 / moves.len() as f32);
             }
-            Mode::Puct => priors(pos, &moves, prior_buffer),
+            Mode::Puct => match self.policy {
+                Some(policy) => policy.priors(pos, &moves, prior_buffer),
+                None => priors(pos, &moves, prior_buffer),
+            },
         }
         if !tree.expand(index, moves.as_slice(), prior_buffer) {
             tree[index].growth = Growth::Leaf;
@@ -264,6 +270,7 @@ mod tests {
             root: &game,
             mode: Mode::Puct,
             evaluator: &MaterialEvaluator,
+            policy: None,
             searchmoves: &[],
             done: AtomicBool::new(false),
             begun: AtomicU64::new(0),

@@ -27,6 +27,7 @@ use std::time::Instant;
 use crate::bench;
 use crate::eval::Evaluator;
 use crate::fileio;
+use crate::mcts::policy::MovePolicy;
 use crate::player::{Player, new_player};
 use crate::search::params_file;
 use crate::search::{SearchOptions, mate_search};
@@ -138,6 +139,8 @@ struct Session {
     /// The seed of the weakened levels' choices while `Skill_Seed` is 0: drawn at start, so
     /// that games differ from one session to the next.
     session_seed: u64,
+    /// `PolicyFile`'s move policy for MCTS; `None` = the shipped one.
+    policy: Option<Arc<MovePolicy>>,
     /// Which player the USI option `Search` chose (`player::new_player`'s names).
     search_name: &'static str,
     /// The player, idle or lent to a running search.
@@ -175,6 +178,7 @@ impl Session {
             clear_hash_at_ready: false,
             strength,
             session_seed,
+            policy: None,
             search_name,
             search: SearchThread::new(player),
             book: SessionBook::new(),
@@ -398,6 +402,9 @@ impl Session {
         let mut player = new_player(self.search_name, SearchOptions::default())
             .expect("the session's search is known");
         player.set_evaluator(self.evaluator.clone());
+        if let Some(policy) = &self.policy {
+            player.set_policy(policy.clone());
+        }
         player
     }
 

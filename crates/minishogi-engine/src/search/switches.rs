@@ -76,6 +76,10 @@ search_switches! {
     lmr_tt_tactical = false;
     /// ProbCut: a capture whose reduced search beats beta by a margin cuts the node.
     probcut = true;
+    /// MCTS (`Search` `mcts`) takes its priors from the learned move policy
+    /// (`mcts::policy`); off, from the move ordering's classes (`mcts::ordering_priors`).
+    /// The alpha-beta search ignores it.
+    mcts_policy = true;
     /// Singular extension's other side: a TT move that is not singular but whose TT score is
     /// at least beta is searched one ply shallower.
     se_negative = false;

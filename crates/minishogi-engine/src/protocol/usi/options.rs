@@ -50,6 +50,8 @@ pub enum Setting {
     Evaluator(&'static str),
     /// Path of the classical evaluator's parameters file; empty means the shipped ones.
     ClassicalFile(String),
+    /// Path of MCTS's move policy file (`mcts::policy`); empty means the shipped one.
+    PolicyFile(String),
     /// Path of a search parameters file (`search::params_file`); empty means the defaults.
     ParamsFile(String),
     Ponder(bool),
@@ -122,6 +124,7 @@ enum Name {
     EvalFile,
     Evaluator,
     ClassicalFile,
+    PolicyFile,
     ParamsFile,
     Ponder,
     UsiVariant,
@@ -249,6 +252,7 @@ impl UsiOptions {
                     "ClassicalFile",
                     Kind::Text { default: "" },
                 ),
+                spec(Name::PolicyFile, "PolicyFile", Kind::Text { default: "" }),
                 spec(Name::ParamsFile, "ParamsFile", Kind::Text { default: "" }),
                 spec(Name::Ponder, "USI_Ponder", Kind::Check { default: false }),
                 spec(Name::UsiVariant, "USI_Variant", variant),
@@ -413,6 +417,7 @@ impl UsiOptions {
                 match option {
                     Name::ParamsFile => Setting::ParamsFile(path),
                     Name::ClassicalFile => Setting::ClassicalFile(path),
+                    Name::PolicyFile => Setting::PolicyFile(path),
                     Name::BookFile => Setting::BookFile(path),
                     _ => Setting::EvalFile(path),
                 }

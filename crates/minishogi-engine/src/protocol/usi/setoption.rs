@@ -2,6 +2,8 @@
 //! strength and evaluator, the book, the game's ply limit), and the slow set-up (the hash
 //! table, the threads' memory, a weights file) done before `readyok`.
 
+use std::path::Path;
+
 use super::*;
 
 impl Session {
@@ -92,6 +94,7 @@ impl Session {
                 self.set_evaluator("ClassicalFile", |c| c.classical_file = path)
             }
             Setting::Search(name) => self.set_search(name),
+            Setting::PolicyFile(path) => self.set_policy(&path),
             Setting::ParamsFile(path) => match load_params_file(&path) {
                 Ok(params) => {
                     options.params = params;
@@ -121,6 +124,9 @@ impl Session {
         match new_player(name, current.options().clone()) {
             Ok(mut player) => {
                 player.set_evaluator(self.evaluator.clone());
+                if let Some(policy) = &self.policy {
+                    player.set_policy(policy.clone());
+                }
                 self.search.set_player(player);
                 self.search_name = name;
                 self.out.note(format!("Search: {name}"));
@@ -131,6 +137,33 @@ impl Session {
                 self.search_name
             )),
         }
+    }
+
+    /// `PolicyFile`: MCTS's move policy from that file (empty: the shipped one), for this and
+    /// every later player; a file that does not load keeps the current policy.
+    fn set_policy(&mut self, path: &str) {
+        let policy = if path.is_empty() {
+            MovePolicy::embedded()
+        } else {
+            match MovePolicy::load(Path::new(path)) {
+                Ok(policy) => policy,
+                Err(e) => {
+                    self.out
+                        .error(format!("setoption PolicyFile: {e}; keeping the policy"));
+                    return;
+                }
+            }
+        };
+        let policy = Arc::new(policy);
+        if let Some(player) = self.search.player() {
+            player.set_policy(policy.clone());
+        }
+        self.policy = (!path.is_empty()).then_some(policy);
+        self.out.note(if path.is_empty() {
+            "PolicyFile: the shipped move policy".to_string()
+        } else {
+            format!("PolicyFile: move policy from {path}")
+        });
     }
 
     /// Takes the strength options `strength` and says what they make of the search.
