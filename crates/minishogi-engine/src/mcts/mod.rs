@@ -10,10 +10,12 @@
 //! their tree in a pool sized by `USI_Hash` (`tree`), search on `Threads` threads sharing the
 //! tree with virtual losses (`search`), and report as the alpha-beta search does (`report`).
 //!
-//! Where things are: `tree` (the node pool), `select` (UCB1 and PUCT), `prior`, `playout`,
+//! Where things are: `tree` (the node pool), `select` (UCB1 and PUCT), `prior`, `leaf` (a
+//! PUCT leaf's value, after a quiescence search), `playout`,
 //! `solver`, `search` (simulations and limits), `report` (ranking, pv, info lines),
 //! `player` (the [`Mcts`] player: options, threads, the `Player` trait).
 
+mod leaf;
 mod player;
 mod playout;
 mod prior;
