@@ -469,3 +469,46 @@ fn the_policy_file_is_taken_or_refused_by_name() {
     engine.wait_for_exit();
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// A game played on: each search starts from the subtree of the moves played since the last
+/// (tree reuse), yet `go nodes N` still means N visits of this search, and a replayed game
+/// gives the same moves.
+#[test]
+fn a_game_played_on_reuses_the_tree_and_counts_this_searchs_visits() {
+    let play_game = || {
+        let mut engine = start("mcts");
+        // A small pool, so that hashfull tells the nodes apart.
+        engine.send("setoption name USI_Hash value 2");
+        assert_eq!(engine.line(), "info string USI_Hash: 2 MB allocated");
+        ready(&mut engine);
+        let mut moves: Vec<String> = Vec::new();
+        let mut hashfull = Vec::new();
+        for _ in 0..4 {
+            let texts: Vec<&str> = moves.iter().map(String::as_str).collect();
+            let root = play(&Position::startpos(), &texts);
+            engine.send(&format!("position startpos moves {}", moves.join(" ")));
+            let lines = go(&mut engine, &root, "nodes 3000");
+            let last = lines
+                .iter()
+                .rev()
+                .find(|l| l.contains(" multipv 1 "))
+                .unwrap();
+            assert_eq!(field(last, "nodes"), Some("3000"), "{last}");
+            hashfull.push(field(last, "hashfull").unwrap().parse::<u32>().unwrap());
+            let tokens: Vec<&str> = lines.last().unwrap().split_whitespace().collect();
+            // Our move and the reply the search expected: its subtree is kept.
+            moves.push(tokens[1].to_string());
+            moves.push(tokens[3].to_string());
+        }
+        engine.send("quit");
+        engine.wait_for_exit();
+        (moves, hashfull)
+    };
+    let (moves, hashfull) = play_game();
+    // A kept subtree fills the pool beyond what 3000 visits from nothing would.
+    assert!(
+        hashfull[1..].iter().any(|&h| h > hashfull[0]),
+        "{hashfull:?}"
+    );
+    assert_eq!(play_game().0, moves, "reproducible");
+}

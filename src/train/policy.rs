@@ -14,8 +14,9 @@ use rayon::prelude::*;
 use super::datagen::format::{GameRecord, read_shard};
 use super::learn::shard_files;
 use crate::fileio;
-use crate::mcts::ordering_priors;
 use crate::mcts::policy::{FEATURES, MovePolicy, PositionContext, move_features, softmax};
+use crate::mcts::{PriorShape, ordering_priors};
+use crate::search::SearchParams;
 use crate::shogi::Position;
 
 /// Every this-many-th game (by its index in the shard) is held out.
@@ -242,9 +243,11 @@ pub fn run(args: &TrainPolicyArgs) -> Result<(), String> {
         train.move_ends.len() + validation.move_ends.len(),
         started.elapsed().as_secs_f64()
     );
+    // The move ordering's priors as MCTS plays them with `mcts_policy` off.
+    let shape = PriorShape::from_params(&SearchParams::DEFAULT);
     let ordering = fit(held_out.iter().map(|(pos, target)| {
         let mut priors = Vec::new();
-        ordering_priors(pos, &pos.legal_moves(), &mut priors);
+        ordering_priors(pos, &pos.legal_moves(), &shape, &mut priors);
         (priors, *target)
     }));
     let uniform = policy_fit(&MovePolicy::zero(), &validation);

@@ -11,10 +11,12 @@
 //! their tree in a pool sized by `USI_Hash` (`tree`), search on `Threads` threads sharing the
 //! tree with virtual losses (`search`), and report as the alpha-beta search does (`report`).
 //!
-//! Where things are: `tree` (the node pool), `select` (UCB1 and PUCT), `policy` and `prior`,
-//! `playout`, `solver`, `search` (simulations and limits), `report` (ranking, pv, info
-//! lines), `player` (the [`Mcts`] player: options, threads, the `Player` trait).
+//! Where things are: `tree` (the node pool), `select` (UCB1 and PUCT), `policy` and `prior`
+//! (PUCT's priors), `leaf` (a PUCT leaf's value, after a quiescence search), `playout`,
+//! `solver`, `search` (simulations and limits), `report` (ranking, pv, info lines),
+//! `player` (the [`Mcts`] player: options, threads, the `Player` trait).
 
+mod leaf;
 mod player;
 mod playout;
 pub mod policy;
@@ -27,7 +29,7 @@ mod tree;
 
 pub use player::Mcts;
 pub use playout::{PLAYOUT_PLIES, random_playout};
-pub use prior::priors as ordering_priors;
+pub use prior::{PriorShape, priors as ordering_priors};
 pub use tree::Node;
 
 /// How leaves are valued and children chosen.

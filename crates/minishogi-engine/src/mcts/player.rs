@@ -8,13 +8,17 @@ use std::time::{Duration, Instant};
 
 use super::Mode;
 use super::policy::MovePolicy;
+use super::prior::PriorShape;
 use super::report::{Progress, info_lines, result};
 use super::search::{Outcome, Scratch, Shared, Watch};
-use super::tree::Tree;
+use super::select::Puct;
+use super::tree::{Growth, ROOT, Tree};
 use crate::eval::{Evaluator, MaterialEvaluator};
 use crate::player::{MCTS, Player, UCT};
-use crate::search::{Limits, SearchControl, SearchEvent, SearchOptions, SearchResult};
-use crate::shogi::Game;
+use crate::search::{
+    Limits, SearchControl, SearchEvent, SearchOptions, SearchParams, SearchResult,
+};
+use crate::shogi::{Game, Move, Position};
 
 /// A Monte Carlo tree search player.
 pub struct Mcts {
@@ -23,6 +27,18 @@ pub struct Mcts {
     tree: Tree,
     evaluator: Arc<dyn Evaluator>,
     policy: Arc<MovePolicy>,
+    /// The last search's root, to find the next root in the tree it left.
+    last_root: Option<LastRoot>,
+}
+
+/// A search's root game and what its tree's values depend on.
+struct LastRoot {
+    start: Position,
+    moves: Vec<Move>,
+    max_plies: Option<u32>,
+    params: SearchParams,
+    /// The priors' source (`mcts_policy`).
+    learned_priors: bool,
 }
 
 impl Mcts {
@@ -33,7 +49,57 @@ impl Mcts {
             opts,
             evaluator: Arc::new(MaterialEvaluator),
             policy: Arc::new(MovePolicy::embedded()),
+            last_root: None,
         }
+    }
+
+    /// Readies the pool for a search of `game`: the subtree of the last search's tree under
+    /// the moves played since, when there is one (see [`Mcts::reusable_node`]), else an empty
+    /// tree. Returns the visits the root starts with.
+    fn reuse_or_reset(&mut self, game: &Game, limits: &Limits) -> u32 {
+        let last = self.last_root.take();
+        match last.and_then(|last| self.reusable_node(&last, game, limits)) {
+            Some(node) => {
+                self.tree.keep_subtree(node);
+                self.tree[ROOT].visits
+            }
+            None => {
+                self.tree.reset();
+                0
+            }
+        }
+    }
+
+    /// The node of `game`'s position in the tree the last search (of `last`) left: only when
+    /// reuse is on, at least one move was played since (the same position again is searched
+    /// afresh, so that a search repeats exactly), nothing its values depend on changed (the
+    /// game's start and ply limit, the parameters), no `searchmoves` restrict the root, and
+    /// the node has children.
+    fn reusable_node(&self, last: &LastRoot, game: &Game, limits: &Limits) -> Option<usize> {
+        if self.opts.params.mcts_reuse == 0
+            || !limits.searchmoves.is_empty()
+            || self.tree.len() == 0
+            || last.params != self.opts.params
+            || last.learned_priors != self.opts.features.mcts_policy
+            || last.max_plies != game.max_plies()
+            || last.start != *game.start_position()
+        {
+            return None;
+        }
+        let since = game.moves().strip_prefix(last.moves.as_slice())?;
+        if since.is_empty() {
+            return None;
+        }
+        let mut node = ROOT;
+        for &mv in since {
+            if self.tree[node].growth != Growth::Expanded {
+                return None;
+            }
+            node = self.tree[node]
+                .children()
+                .find(|&child| self.tree[child].mv == mv)?;
+        }
+        (self.tree[node].growth == Growth::Expanded).then_some(node)
     }
 
     pub fn mode(&self) -> Mode {
@@ -59,7 +125,7 @@ impl Mcts {
     ) -> SearchResult {
         let start = limits.start.unwrap_or_else(Instant::now);
         self.tree.resize(self.opts.hash_mb);
-        self.tree.reset();
+        let reused_visits = self.reuse_or_reset(game, limits);
         let mut watch = Watch::new(limits, control, self.opts.move_overhead, start);
         let visit_limit = [limits.nodes, limits.soft_nodes]
             .into_iter()
@@ -76,6 +142,9 @@ impl Mcts {
             evaluator: &*self.evaluator,
             policy: self.opts.features.mcts_policy.then_some(&*self.policy),
             searchmoves: &limits.searchmoves,
+            puct: Puct::from_params(&self.opts.params),
+            prior_shape: PriorShape::from_params(&self.opts.params),
+            leaf_plies: self.opts.params.mcts_leaf_qs_plies as u32,
             done: AtomicBool::new(false),
             begun: AtomicU64::new(0),
             visit_limit,
@@ -87,6 +156,7 @@ impl Mcts {
             let progress = Progress {
                 seldepth: shared.seldepth.load(Relaxed) as u32,
                 elapsed: watch.search_start().elapsed(),
+                reused_visits,
             };
             for info in info_lines(&tree, multipv, &progress) {
                 on_event(&SearchEvent::Iteration(info));
@@ -126,7 +196,14 @@ impl Mcts {
             std::thread::sleep(Duration::from_millis(1));
         }
         self.tree = shared.tree.into_inner().expect("tree lock");
-        let answer = result(&self.tree);
+        self.last_root = Some(LastRoot {
+            start: game.start_position().clone(),
+            moves: game.moves().to_vec(),
+            max_plies: game.max_plies(),
+            params: self.opts.params,
+            learned_priors: self.opts.features.mcts_policy,
+        });
+        let answer = result(&self.tree, reused_visits);
         on_event(&SearchEvent::Finished(answer.clone()));
         answer
     }
@@ -150,10 +227,12 @@ impl Player for Mcts {
 
     fn set_policy(&mut self, policy: Arc<MovePolicy>) {
         self.policy = policy;
+        self.last_root = None;
     }
 
     fn set_evaluator(&mut self, evaluator: Arc<dyn Evaluator>) {
         self.evaluator = evaluator;
+        self.last_root = None;
     }
 
     fn allocate(&mut self) {
@@ -164,8 +243,10 @@ impl Player for Mcts {
         self.tree.bytes().div_ceil(1 << 20)
     }
 
-    /// The tree is rebuilt by every search: nothing is kept between them.
-    fn clear(&mut self) {}
+    /// Forgets the last search's tree (a new game).
+    fn clear(&mut self) {
+        self.last_root = None;
+    }
 
     fn clear_heuristics(&mut self) {}
 
@@ -177,5 +258,46 @@ impl Player for Mcts {
         on_event: &mut dyn FnMut(&SearchEvent),
     ) -> SearchResult {
         self.run(game, limits, control, on_event)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn search(player: &mut Mcts, game: &Game, nodes: u64) -> SearchResult {
+        let limits = Limits {
+            nodes: Some(nodes),
+            ..Limits::default()
+        };
+        player.search(game, &limits, &SearchControl::default(), &mut |_| {})
+    }
+
+    #[test]
+    fn the_tree_under_the_moves_played_is_reused() {
+        let mut player = Mcts::new(Mode::Puct, SearchOptions::default());
+        let mut game = Game::startpos();
+        let first = search(&mut player, &game, 3000);
+        game.play(first.best.unwrap()).unwrap();
+        game.play(first.ponder.unwrap()).unwrap();
+        // The expected reply was searched: its subtree is kept and grows by this search's
+        // visits, which are what the search reports.
+        let second = search(&mut player, &game, 1000);
+        assert_eq!(second.nodes, 1000);
+        assert!(
+            player.tree[ROOT].visits > 1000,
+            "{}",
+            player.tree[ROOT].visits
+        );
+        // The same position again, or with reuse off: a fresh tree.
+        search(&mut player, &game, 1000);
+        assert_eq!(player.tree[ROOT].visits, 1000);
+        player.options_mut().params.mcts_reuse = 0;
+        let again = search(&mut player, &game, 1000);
+        let mut next = game.clone();
+        next.play(again.best.unwrap()).unwrap();
+        next.play(again.ponder.unwrap()).unwrap();
+        search(&mut player, &next, 1000);
+        assert_eq!(player.tree[ROOT].visits, 1000);
     }
 }

@@ -1,7 +1,7 @@
 //! The learned move policy: PUCT's priors from a linear model over a handful of features of
 //! each move, trained (`engine train-policy`) on the moves the alpha-beta search chose in
 //! datagen shards. A move's logit is the sum of the weights of its features; the priors are
-//! the softmax of the logits, softened by `PRIOR_TEMPERATURE`, over the legal moves.
+//! the softmax of the logits, softened by a temperature (`mcts_policy_temp_centi`), over the legal moves.
 //!
 //! Why linear over move features and not a head on the network: the network sees a position,
 //! not a move, and its inputs say nothing of which piece is where; a table over (piece, from,
@@ -58,12 +58,6 @@ pub const MAX_ACTIVE: usize = 10;
 const LAYOUT: u32 = 3;
 const MAGIC: &[u8; 8] = b"MSPOLICY";
 const VERSION: u32 = 1;
-
-/// The softmax's temperature in play: the trained policy's priors are sharper than PUCT
-/// wants. At 4,000 visits a move, against each other (200 games each, docs/results/mcts.md):
-/// 1.5 beat 2 by +42 ± 38 Elo, 2 beat 3 by +145 ± 91 (78 games), and 2 beat 1 (an earlier
-/// layout) by +100 ± 57.
-const PRIOR_TEMPERATURE: f32 = 1.5;
 
 /// The shipped policy, trained by `engine train-policy` (`weights/README.md`).
 const EMBEDDED: &[u8] = include_bytes!("../../../../weights/policy.bin");
@@ -224,8 +218,9 @@ impl MovePolicy {
             .sum()
     }
 
-    /// The priors of `moves` (the legal moves of `pos`), summing to 1, in the same order.
-    pub fn priors(&self, pos: &Position, moves: &MoveList, out: &mut Vec<f32>) {
+    /// The priors of `moves` (the legal moves of `pos`), summing to 1, in the same order: the
+    /// softmax of the logits divided by `temperature` (in play `mcts_policy_temp_centi`).
+    pub fn priors(&self, pos: &Position, moves: &MoveList, temperature: f32, out: &mut Vec<f32>) {
         let context = PositionContext::new(pos);
         out.clear();
         out.extend(
@@ -234,7 +229,7 @@ impl MovePolicy {
                 .map(|&mv| self.logit(&move_features(pos, &context, mv))),
         );
         for v in out.iter_mut() {
-            *v /= PRIOR_TEMPERATURE;
+            *v /= temperature;
         }
         softmax(out);
     }
@@ -332,13 +327,13 @@ mod tests {
         let pos = Position::startpos();
         let moves = pos.legal_moves();
         let mut out = Vec::new();
-        MovePolicy::zero().priors(&pos, &moves, &mut out);
+        MovePolicy::zero().priors(&pos, &moves, 1.0, &mut out);
         let uniform = 1.0 / moves.len() as f32;
         assert!(out.iter().all(|p| (p - uniform).abs() < 1e-6));
         let mut policy = MovePolicy::zero();
         let first = move_features(&pos, &PositionContext::new(&pos), moves.as_slice()[0]);
         policy.weights_mut()[usize::from(first.indices()[0])] = 3.0;
-        policy.priors(&pos, &moves, &mut out);
+        policy.priors(&pos, &moves, 1.0, &mut out);
         assert!((out.iter().sum::<f32>() - 1.0).abs() < 1e-5);
         assert!(out[0] > 0.3, "{out:?}");
     }

@@ -5,6 +5,7 @@
 //!
 //! Why not the ordering's raw scores: they are sort keys, not log-odds.
 
+use crate::search::SearchParams;
 use crate::search::ordering::{captured, is_quiet, tactical_gain, wins_exchange};
 use crate::shogi::{MoveList, Position};
 
@@ -15,11 +16,44 @@ const BAD_CAPTURE_LOGIT: f32 = -1.0;
 /// Centipawns of immediate gain per unit of logit, for good tactical moves.
 const GAIN_PER_LOGIT: f32 = 500.0;
 
+/// How logits become priors (from `SearchParams`' `mcts_*`).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct PriorShape {
+    /// The softmax's temperature: logits are divided by it.
+    pub temperature: f32,
+    /// Added to the logit of a move that gives check.
+    pub check_logit: f32,
+    /// The learned policy's temperature (`policy::MovePolicy::priors`).
+    pub policy_temperature: f32,
+}
+
+impl PriorShape {
+    #[cfg(test)]
+    pub const DEFAULT: PriorShape = PriorShape {
+        temperature: 1.0,
+        check_logit: 0.0,
+        policy_temperature: 1.0,
+    };
+
+    pub fn from_params(params: &SearchParams) -> PriorShape {
+        PriorShape {
+            temperature: params.mcts_prior_temp_centi as f32 / 100.0,
+            check_logit: params.mcts_check_logit_centi as f32 / 100.0,
+            policy_temperature: params.mcts_policy_temp_centi as f32 / 100.0,
+        }
+    }
+}
+
 /// The priors of `moves` (the legal moves of `pos`), summing to 1, in the same order.
-pub fn priors(pos: &Position, moves: &MoveList, out: &mut Vec<f32>) {
+pub fn priors(pos: &Position, moves: &MoveList, shape: &PriorShape, out: &mut Vec<f32>) {
     out.clear();
     out.extend(moves.iter().map(|&mv| {
-        if is_quiet(pos, mv) {
+        let check = if shape.check_logit != 0.0 && pos.gives_check(mv) {
+            shape.check_logit
+        } else {
+            0.0
+        };
+        let logit = if is_quiet(pos, mv) {
             0.0
         } else if wins_exchange(pos, mv) {
             GOOD_TACTICAL_LOGIT + tactical_gain(pos, mv) as f32 / GAIN_PER_LOGIT
@@ -28,7 +62,8 @@ pub fn priors(pos: &Position, moves: &MoveList, out: &mut Vec<f32>) {
         } else {
             // A promotion that loses its piece: no better than a quiet move.
             0.0
-        }
+        };
+        (logit + check) / shape.temperature
     }));
     softmax(out);
 }
@@ -59,7 +94,7 @@ mod tests {
             if moves.is_empty() {
                 continue;
             }
-            priors(&pos, &moves, &mut out);
+            priors(&pos, &moves, &PriorShape::DEFAULT, &mut out);
             assert_eq!(out.len(), moves.len());
             assert!((out.iter().sum::<f32>() - 1.0).abs() < 1e-4);
             let quiet = moves

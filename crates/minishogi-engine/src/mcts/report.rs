@@ -78,11 +78,13 @@ fn root_score(tree: &Tree) -> Score {
 pub struct Progress {
     pub seldepth: u32,
     pub elapsed: Duration,
+    /// The root's visits kept from the previous search (tree reuse): not this search's.
+    pub reused_visits: u32,
 }
 
 /// `multipv` lines, the first the best move's (with the root's score).
 pub fn info_lines(tree: &Tree, multipv: usize, progress: &Progress) -> Vec<SearchInfo> {
-    let nodes = u64::from(tree[ROOT].visits);
+    let nodes = u64::from(tree[ROOT].visits.saturating_sub(progress.reused_visits));
     let time_ms = progress.elapsed.as_millis() as u64;
     let nps = nodes * 1000 / time_ms.max(1);
     ranked_children(tree, ROOT)
@@ -111,9 +113,10 @@ pub fn info_lines(tree: &Tree, multipv: usize, progress: &Progress) -> Vec<Searc
         .collect()
 }
 
-/// The search's answer: the best-ranked root move and the reply expected.
-pub fn result(tree: &Tree) -> SearchResult {
-    let nodes = u64::from(tree[ROOT].visits);
+/// The search's answer: the best-ranked root move and the reply expected (`nodes`: the
+/// root's visits less the `reused_visits` it started with).
+pub fn result(tree: &Tree, reused_visits: u32) -> SearchResult {
+    let nodes = u64::from(tree[ROOT].visits.saturating_sub(reused_visits));
     let Some(&best) = ranked_children(tree, ROOT).first() else {
         return SearchResult {
             best: None,
@@ -160,7 +163,7 @@ mod tests {
         tree[4].value_sum = 9.0;
         tree[ROOT].visits = 126;
         assert_eq!(ranked_children(&tree, ROOT), vec![3, 1, 4, 2]);
-        let answer = result(&tree);
+        let answer = result(&tree, 0);
         assert_eq!(answer.best, Some(moves[2]));
         assert_eq!(answer.ponder, None);
         let lines = info_lines(
@@ -169,11 +172,12 @@ mod tests {
             &Progress {
                 seldepth: 3,
                 elapsed: Duration::from_millis(10),
+                reused_visits: 26,
             },
         );
         assert_eq!(lines.len(), 4);
         assert_eq!(lines[1].score, Score::Cp(cp_from_probability(0.6)));
         assert_eq!(lines[3].score, Score::Mate(-3));
-        assert_eq!(lines[0].nodes, 126);
+        assert_eq!(lines[0].nodes, 100, "this search's visits");
     }
 }

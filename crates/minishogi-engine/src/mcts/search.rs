@@ -17,16 +17,17 @@ use rand::SeedableRng;
 use rand::rngs::SmallRng;
 
 use super::Mode;
+use super::leaf::leaf_value;
 use super::playout::random_playout;
 use super::policy::MovePolicy;
-use super::prior::priors;
-use super::select::select;
+use super::prior::{PriorShape, priors};
+use super::select::{Puct, select};
 use super::solver::{proof_of, proven_value, update_proof};
 use super::tree::{Growth, Proof, ROOT, Tree};
 use crate::eval::Evaluator;
 use crate::search::time::{TimeKeeper, budget};
 use crate::search::{Limits, SearchControl};
-use crate::shogi::{Game, Move};
+use crate::shogi::{Game, Move, Position};
 
 /// What every thread of one search reads.
 pub struct Shared<'a> {
@@ -37,6 +38,10 @@ pub struct Shared<'a> {
     /// PUCT's priors: the learned policy, or `None` for the move ordering's.
     pub policy: Option<&'a MovePolicy>,
     pub searchmoves: &'a [Move],
+    pub puct: Puct,
+    pub prior_shape: PriorShape,
+    /// Quiescence plies at a PUCT leaf (0: its static evaluation).
+    pub leaf_plies: u32,
     /// Set when the search is over (a limit reached, or `stop`).
     pub done: AtomicBool,
     /// Simulations begun, against the visit limit.
@@ -46,10 +51,11 @@ pub struct Shared<'a> {
     pub seldepth: AtomicU64,
 }
 
-/// One thread's scratch: the game along the path, the path, move and prior buffers, and the
-/// playouts' generator.
+/// One thread's scratch: the game along the path, the leaf's position for its quiescence
+/// search, the path, move and prior buffers, and the playouts' generator.
 pub struct Scratch {
     game: Game,
+    leaf: Position,
     path: Vec<usize>,
     priors: Vec<f32>,
     rng: SmallRng,
@@ -59,6 +65,7 @@ impl Scratch {
     pub fn new(root: &Game, thread: usize) -> Scratch {
         Scratch {
             game: root.clone(),
+            leaf: root.position().clone(),
             path: Vec::new(),
             priors: Vec::new(),
             rng: SmallRng::seed_from_u64(root.position().key() ^ thread as u64),
@@ -82,6 +89,7 @@ impl Shared<'_> {
         }
         let Scratch {
             game,
+            leaf: leaf_position,
             path,
             priors: prior_buffer,
             rng,
@@ -100,7 +108,7 @@ impl Shared<'_> {
                 if tree[node].growth != Growth::Expanded || tree[node].proof != Proof::Unknown {
                     break;
                 }
-                let Some(child) = select(&tree, node, self.mode) else {
+                let Some(child) = select(&tree, node, self.mode, &self.puct) else {
                     break;
                 };
                 game.play(tree[child].mv).expect("tree moves are legal");
@@ -116,7 +124,10 @@ impl Shared<'_> {
             Some(value) => value,
             None => match self.mode {
                 Mode::Uct => random_playout(game, rng),
-                Mode::Puct => f64::from(self.evaluator.win_probability(game.position())),
+                Mode::Puct => {
+                    leaf_position.clone_from(game.position());
+                    leaf_value(leaf_position, self.evaluator, self.leaf_plies)
+                }
             },
         };
         let mut tree = self.tree.lock().expect("tree lock");
@@ -182,8 +193,13 @@ impl Shared<'_> {
                 prior_buffer.resize(moves.len(), 1.0 / moves.len() as f32);
             }
             Mode::Puct => match self.policy {
-                Some(policy) => policy.priors(pos, &moves, prior_buffer),
-                None => priors(pos, &moves, prior_buffer),
+                Some(policy) => policy.priors(
+                    pos,
+                    &moves,
+                    self.prior_shape.policy_temperature,
+                    prior_buffer,
+                ),
+                None => priors(pos, &moves, &self.prior_shape, prior_buffer),
             },
         }
         if !tree.expand(index, moves.as_slice(), prior_buffer) {
@@ -272,6 +288,9 @@ mod tests {
             evaluator: &MaterialEvaluator,
             policy: None,
             searchmoves: &[],
+            puct: Puct::from_params(&crate::search::SearchParams::DEFAULT),
+            prior_shape: PriorShape::DEFAULT,
+            leaf_plies: 0,
             done: AtomicBool::new(false),
             begun: AtomicU64::new(0),
             visit_limit: 100,

@@ -4,24 +4,44 @@
 
 use super::Mode;
 use super::tree::{Proof, Tree};
+use crate::search::SearchParams;
 
 /// The seed's exploration constant for UCB1 (values in [0, 1]).
 pub const UCB1_C: f64 = std::f64::consts::SQRT_2;
-/// PUCT's exploration constant.
-pub const PUCT_C: f64 = 2.0;
-/// An unvisited child's value under PUCT: the parent's value less this (first-play urgency),
-/// so that a well-going node keeps to its best moves.
-pub const FPU_REDUCTION: f64 = 0.2;
+
+/// PUCT's numbers (from `SearchParams`' `mcts_*`).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Puct {
+    /// The exploration constant.
+    pub c: f64,
+    /// An unvisited child's value: the parent's value less this (first-play urgency), so that
+    /// a well-going node keeps to its best moves.
+    pub fpu_reduction: f64,
+}
+
+impl Puct {
+    pub fn from_params(params: &SearchParams) -> Puct {
+        Puct {
+            c: f64::from(params.mcts_c_centi) / 100.0,
+            fpu_reduction: f64::from(params.mcts_fpu_centi) / 100.0,
+        }
+    }
+}
 
 /// The child of node `parent` (expanded) to descend into, or `None` when every child is proven
 /// to lose for the side to move (then the parent is a proven loss).
-pub fn select(tree: &Tree, parent: usize, mode: Mode) -> Option<usize> {
+pub fn select(tree: &Tree, parent: usize, mode: Mode, puct: &Puct) -> Option<usize> {
     let node = &tree[parent];
     let parent_visits = f64::from(node.visits + node.virtual_loss).max(1.0);
     // The parent's value for its side to move (its sum is kept for the side that moved there).
     let parent_value = node.mean().map_or(0.5, |mean| 1.0 - mean);
-    let fpu = (parent_value - FPU_REDUCTION).max(0.0);
-    let log_visits = parent_visits.ln();
+    let fpu = (parent_value - puct.fpu_reduction).max(0.0);
+    // UCB1's logarithm only (it was a few per cent of PUCT's time).
+    let log_visits = if mode == Mode::Uct {
+        parent_visits.ln()
+    } else {
+        0.0
+    };
     let sqrt_visits = parent_visits.sqrt();
     let mut best = None;
     let mut best_score = f64::NEG_INFINITY;
@@ -40,7 +60,7 @@ pub fn select(tree: &Tree, parent: usize, mode: Mode) -> Option<usize> {
             Mode::Uct => c.value_sum / n + UCB1_C * (log_visits / n).sqrt(),
             Mode::Puct => {
                 let q = if n == 0.0 { fpu } else { c.value_sum / n };
-                q + PUCT_C * f64::from(c.prior) * sqrt_visits / (1.0 + n)
+                q + puct.c * f64::from(c.prior) * sqrt_visits / (1.0 + n)
             }
         };
         if score > best_score {
@@ -56,6 +76,11 @@ mod tests {
     use super::super::tree::ROOT;
     use super::*;
     use crate::shogi::Move;
+
+    const DEFAULT: Puct = Puct {
+        c: 2.0,
+        fpu_reduction: 0.2,
+    };
 
     fn tree_with(children: &[(f32, u32, f64, Proof)]) -> Tree {
         let mut tree = Tree::new(1);
@@ -78,24 +103,24 @@ mod tests {
     #[test]
     fn ucb1_tries_every_move_once_then_balances() {
         let tree = tree_with(&[(0.5, 3, 0.9, Proof::Unknown), (0.5, 0, 0.0, Proof::Unknown)]);
-        assert_eq!(select(&tree, ROOT, Mode::Uct), Some(2));
+        assert_eq!(select(&tree, ROOT, Mode::Uct, &DEFAULT), Some(2));
         let tree = tree_with(&[
             (0.5, 10, 0.9, Proof::Unknown),
             (0.5, 10, 0.1, Proof::Unknown),
         ]);
-        assert_eq!(select(&tree, ROOT, Mode::Uct), Some(1));
+        assert_eq!(select(&tree, ROOT, Mode::Uct, &DEFAULT), Some(1));
     }
 
     #[test]
     fn puct_follows_the_prior_and_proofs_override() {
         let tree = tree_with(&[(0.1, 0, 0.0, Proof::Unknown), (0.9, 0, 0.0, Proof::Unknown)]);
-        assert_eq!(select(&tree, ROOT, Mode::Puct), Some(2));
+        assert_eq!(select(&tree, ROOT, Mode::Puct, &DEFAULT), Some(2));
         // A move proven to lose is never taken; one proven to win always is.
         let tree = tree_with(&[(0.9, 5, 0.9, Proof::Win), (0.1, 5, 0.2, Proof::Unknown)]);
-        assert_eq!(select(&tree, ROOT, Mode::Puct), Some(2));
+        assert_eq!(select(&tree, ROOT, Mode::Puct, &DEFAULT), Some(2));
         let tree = tree_with(&[(0.9, 5, 0.9, Proof::Unknown), (0.1, 1, 0.0, Proof::Loss)]);
-        assert_eq!(select(&tree, ROOT, Mode::Puct), Some(2));
+        assert_eq!(select(&tree, ROOT, Mode::Puct, &DEFAULT), Some(2));
         let tree = tree_with(&[(0.5, 5, 0.9, Proof::Win), (0.5, 5, 0.9, Proof::Win)]);
-        assert_eq!(select(&tree, ROOT, Mode::Uct), None);
+        assert_eq!(select(&tree, ROOT, Mode::Uct, &DEFAULT), None);
     }
 }

@@ -189,6 +189,55 @@ impl Tree {
     }
 }
 
+impl Tree {
+    /// Keeps only the subtree under node `root` (expanded, not the root), which becomes the
+    /// root: the next search starts with what this one learnt below the moves since played.
+    ///
+    /// In place, in one pass: children always lie after their parent in the pool, so the
+    /// kept nodes, moved to the front in their order, only ever move down, and a node's
+    /// children stay next to each other. The marks and their running counts take about 1/170
+    /// of the pool's memory for the time of the call.
+    pub fn keep_subtree(&mut self, root: usize) {
+        let len = self.nodes.len();
+        let words = len.div_ceil(64);
+        let mut kept = vec![0u64; words];
+        let is_kept = |kept: &[u64], i: usize| kept[i / 64] >> (i % 64) & 1 == 1;
+        kept[root / 64] |= 1 << (root % 64);
+        for i in root..len {
+            if is_kept(&kept, i) {
+                for child in self.nodes[i].children() {
+                    kept[child / 64] |= 1 << (child % 64);
+                }
+            }
+        }
+        // Kept nodes before each word: a node's new index is the kept nodes before it.
+        let mut before = Vec::with_capacity(words);
+        let mut count = 0u32;
+        for word in &kept {
+            before.push(count);
+            count += word.count_ones();
+        }
+        let new_index = |i: usize| {
+            let below = kept[i / 64] & ((1u64 << (i % 64)) - 1);
+            (before[i / 64] + below.count_ones()) as usize
+        };
+        for i in root..len {
+            if !is_kept(&kept, i) {
+                continue;
+            }
+            let mut node = self.nodes[i];
+            if node.child_count > 0 {
+                node.first_child = new_index(node.first_child as usize) as u32;
+            }
+            self.nodes[new_index(i)] = node;
+        }
+        self.nodes.truncate(count as usize);
+        let new_root = &mut self.nodes[ROOT];
+        new_root.mv = Move::NULL;
+        new_root.prior = 1.0;
+    }
+}
+
 impl std::ops::Index<usize> for Tree {
     type Output = Node;
     fn index(&self, i: usize) -> &Node {
@@ -225,5 +274,32 @@ mod tests {
         assert_eq!(tree[parent].growth, Growth::Fresh);
         tree.reset();
         assert_eq!(tree.len(), 1);
+    }
+
+    #[test]
+    fn a_kept_subtree_keeps_its_shape_and_statistics() {
+        // Root with 3 children; child 2 and child 1 expanded (in that order), a grandchild of
+        // child 2 expanded last: the subtree of child 2 is spread over the pool.
+        let mut tree = Tree::new(1);
+        tree.reset();
+        let mv = |n: u16| Move::from_raw(n);
+        assert!(tree.expand(ROOT, &[mv(1), mv(2), mv(3)], &[0.2, 0.5, 0.3]));
+        assert!(tree.expand(2, &[mv(21), mv(22)], &[0.6, 0.4]));
+        assert!(tree.expand(1, &[mv(11)], &[1.0]));
+        assert!(tree.expand(5, &[mv(221), mv(222), mv(223)], &[0.1, 0.1, 0.8]));
+        for i in 0..tree.len() {
+            tree[i].visits = 100 + i as u32;
+        }
+        tree.keep_subtree(2);
+        assert_eq!(tree.len(), 1 + 2 + 3);
+        assert_eq!(tree[ROOT].visits, 102);
+        let children: Vec<_> = tree[ROOT].children().map(|c| tree[c].mv).collect();
+        assert_eq!(children, [mv(21), mv(22)]);
+        let second = tree[ROOT].children().nth(1).unwrap();
+        assert_eq!(tree[second].visits, 105);
+        let grandchildren: Vec<_> = tree[second].children().map(|c| tree[c].mv).collect();
+        assert_eq!(grandchildren, [mv(221), mv(222), mv(223)]);
+        assert_eq!(tree[tree[second].first_child as usize].visits, 107);
+        assert!(tree.expand(ROOT + 1, &[mv(7)], &[1.0]), "room again");
     }
 }

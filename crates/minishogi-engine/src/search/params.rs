@@ -172,6 +172,26 @@ search_params! {
     /// Capture history's score in the ordering of captures is divided by this (with
     /// `capture_history` on): MVV-LVA steps are 16 per centipawn of the victim.
     capture_history_divisor = 4, 1..=256;
+    // ---- Monte Carlo tree search (`mcts`; the alpha-beta search reads none of these) ----
+    /// PUCT's exploration constant, in hundredths.
+    mcts_c_centi = 200, 1..=2000;
+    /// First-play urgency: an unvisited child is worth its parent's value less this many
+    /// hundredths.
+    mcts_fpu_centi = 20, 0..=100;
+    /// The move ordering's priors' softmax temperature (`mcts_policy` off), in hundredths
+    /// (higher: flatter priors).
+    mcts_prior_temp_centi = 200, 10..=1000;
+    /// The learned move policy's softmax temperature (`mcts_policy` on), in hundredths: its
+    /// priors are sharper than PUCT wants (docs/results/mcts.md, "A learned move policy").
+    mcts_policy_temp_centi = 150, 10..=1000;
+    /// Logit added to the prior of a move that gives check, in hundredths.
+    mcts_check_logit_centi = 200, 0..=500;
+    /// A leaf's value comes from a quiescence search (captures and promotions, evasions in
+    /// check) of at most this many plies; 0 values it by the static evaluation.
+    mcts_leaf_qs_plies = 0, 0..=16;
+    /// 1: a search starts from the subtree of the last search's tree under the moves played
+    /// since (tree reuse); 0: from an empty tree.
+    mcts_reuse = 1, 0..=1;
 }
 
 impl Default for SearchParams {
