@@ -15,6 +15,7 @@ use super::super::features::{Features, NUM_FEATURES};
 /// The CPU must have AVX2.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
+#[inline]
 pub(super) unsafe fn changed_inputs_avx2(
     parent: &Features,
     child: &Features,
@@ -108,8 +109,8 @@ pub(super) unsafe fn dot4_i16_avx512(act: &[i16], rows: &[i16]) -> [i32; 4] {
 }
 
 /// `child = parent + Σ d · row(i)` over `changes`, the rows `width` weights long in `rows`:
-/// sixty-four sums held in four registers while every changed row is added, row chunks
-/// widened from `i16` sixteen at a time.
+/// 128 sums (or 64 where the width is not a multiple of 128) held in registers while every
+/// changed row is added, row chunks widened from `i16` sixteen at a time.
 ///
 /// # Safety
 /// The CPU must have AVX-512 F and BW; `width` is a multiple of 64, both accumulators are
@@ -123,48 +124,62 @@ pub(super) unsafe fn apply_changes_avx512(
     parent: &[i32],
     child: &mut [i32],
 ) {
-    const TILE: usize = 64;
-    assert!(width.is_multiple_of(TILE) && parent.len() == width && child.len() == width);
+    assert!(width.is_multiple_of(64) && parent.len() == width && child.len() == width);
     assert!(
         changes
             .iter()
             .all(|&(i, _)| (i as usize + 1) * width <= rows.len())
     );
-    for t in (0..width).step_by(TILE) {
-        // SAFETY: `t + 64 <= width` for both accumulators; each row chunk read is
-        // `i * width + t .. + 64`, inside `rows` (checked above).
+    // SAFETY: as this function's.
+    unsafe {
+        if width.is_multiple_of(128) {
+            apply_tiles::<8>(rows, width, changes, parent, child);
+        } else {
+            apply_tiles::<4>(rows, width, changes, parent, child);
+        }
+    }
+}
+
+/// [`apply_changes_avx512`] in tiles of `16 * R` sums, `R` registers.
+///
+/// # Safety
+/// As [`apply_changes_avx512`]'s, with `width` a multiple of `16 * R`.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f,avx512bw")]
+#[inline]
+unsafe fn apply_tiles<const R: usize>(
+    rows: &[i16],
+    width: usize,
+    changes: &[(u16, i32)],
+    parent: &[i32],
+    child: &mut [i32],
+) {
+    for t in (0..width).step_by(16 * R) {
+        // SAFETY: `t + 16 R <= width` for both accumulators; each row chunk read is
+        // `i * width + t .. + 16 R`, inside `rows` (checked by the caller).
         unsafe {
             let pp = parent.as_ptr().add(t);
-            let mut sum = [
-                _mm512_loadu_si512(pp as *const __m512i),
-                _mm512_loadu_si512(pp.add(16) as *const __m512i),
-                _mm512_loadu_si512(pp.add(32) as *const __m512i),
-                _mm512_loadu_si512(pp.add(48) as *const __m512i),
-            ];
+            let mut sum: [__m512i; R] =
+                std::array::from_fn(|k| _mm512_loadu_si512(pp.add(16 * k) as *const __m512i));
             for &(i, d) in changes {
                 let row = rows.as_ptr().add(i as usize * width + t);
-                let lo = _mm512_loadu_si512(row as *const __m512i);
-                let hi = _mm512_loadu_si512(row.add(32) as *const __m512i);
-                let w = [
-                    _mm512_cvtepi16_epi32(_mm512_castsi512_si256(lo)),
-                    _mm512_cvtepi16_epi32(_mm512_extracti64x4_epi64::<1>(lo)),
-                    _mm512_cvtepi16_epi32(_mm512_castsi512_si256(hi)),
-                    _mm512_cvtepi16_epi32(_mm512_extracti64x4_epi64::<1>(hi)),
-                ];
+                let w: [__m512i; R] = std::array::from_fn(|k| {
+                    _mm512_cvtepi16_epi32(_mm256_loadu_si256(row.add(16 * k) as *const __m256i))
+                });
                 match d {
                     1 => {
-                        for k in 0..4 {
+                        for k in 0..R {
                             sum[k] = _mm512_add_epi32(sum[k], w[k]);
                         }
                     }
                     -1 => {
-                        for k in 0..4 {
+                        for k in 0..R {
                             sum[k] = _mm512_sub_epi32(sum[k], w[k]);
                         }
                     }
                     _ => {
                         let dv = _mm512_set1_epi32(d);
-                        for k in 0..4 {
+                        for k in 0..R {
                             sum[k] = _mm512_add_epi32(sum[k], _mm512_mullo_epi32(w[k], dv));
                         }
                     }
