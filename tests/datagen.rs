@@ -62,6 +62,11 @@ fn a_shard_is_the_same_at_any_thread_count_continued_or_killed() {
     let (o, full_time) = run_ok(&mut datagen(&one, 24, 1));
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(err.contains("24 games"), "{err}");
+    // What the games cost, for comparing builds: searches and nodes a position.
+    assert!(
+        err.contains(" searches, ") && err.contains(" nodes a position"),
+        "{err}"
+    );
     let want = std::fs::read(one.join(SHARD)).unwrap();
     assert!(want.len() > 1000, "{} bytes", want.len());
 

@@ -109,6 +109,10 @@ pub struct DatagenReport {
     /// Games and positions this run added.
     pub new_games: u64,
     pub new_positions: u64,
+    /// Searches (one a position, and one for each opening drawn again) and nodes of the games
+    /// this run added.
+    pub searches: u64,
+    pub nodes: u64,
     pub seconds: f64,
 }
 
@@ -263,6 +267,8 @@ pub fn run(args: &DatagenArgs) -> Result<DatagenReport, String> {
         (writer, 0, 0)
     };
     let (start_games, start_positions) = (games, positions);
+    // Searches and nodes of the games this run wrote.
+    let (mut searches, mut nodes) = (0u64, 0u64);
     let start = Instant::now();
 
     if !target.reached(games, positions) {
@@ -300,7 +306,7 @@ pub fn run(args: &DatagenArgs) -> Result<DatagenReport, String> {
                                 break;
                             }
                             let seed = game_seed(header, index);
-                            let game = play::play_game(
+                            let game = play::play_game_with_cost(
                                 &mut *player,
                                 &header.settings,
                                 openings,
@@ -320,12 +326,14 @@ pub fn run(args: &DatagenArgs) -> Result<DatagenReport, String> {
             // Games arrive in any order; they are written in index order.
             let mut pending = BTreeMap::new();
             let outcome = (|| {
-                for game in rx.iter() {
-                    pending.insert(game.index, game);
-                    while let Some(game) = pending.remove(&games) {
+                for (game, cost) in rx.iter() {
+                    pending.insert(game.index, (game, cost));
+                    while let Some((game, cost)) = pending.remove(&games) {
                         writer.append(&game).map_err(|e| e.to_string())?;
                         games += 1;
                         positions += game.positions.len() as u64;
+                        searches += cost.searches;
+                        nodes += cost.nodes;
                         progress.update(games, positions);
                         if target.reached(games, positions) {
                             return Ok(());
@@ -346,11 +354,13 @@ pub fn run(args: &DatagenArgs) -> Result<DatagenReport, String> {
         positions,
         new_games: games - start_games,
         new_positions: positions - start_positions,
+        searches,
+        nodes,
         seconds: start.elapsed().as_secs_f64(),
     };
     eprintln!(
         "datagen: shard {} of {}: {} games, {} positions in {} ({} games, {} positions this run, \
-         {:.1} s, {:.0} positions/s)",
+         {:.1} s, {:.0} positions/s; {} searches, {:.0} nodes a position)",
         args.shard,
         args.shards,
         report.games,
@@ -359,7 +369,9 @@ pub fn run(args: &DatagenArgs) -> Result<DatagenReport, String> {
         report.new_games,
         report.new_positions,
         report.seconds,
-        report.positions_per_second()
+        report.positions_per_second(),
+        report.searches,
+        report.nodes as f64 / report.new_positions.max(1) as f64
     );
     Ok(report)
 }

@@ -20,6 +20,14 @@ use crate::train::packed::PackedPosition;
 /// Draws of an opening before the last one is kept whatever its score.
 const OPENING_ATTEMPTS: u32 = 50;
 
+/// What it cost to play a game: the searches made (openings drawn again included) and their
+/// nodes. Not stored in the shard; the run's report sums it (nodes a position).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct GameCost {
+    pub searches: u64,
+    pub nodes: u64,
+}
+
 /// Plays game `index` (seeded by `seed`) with `player`. `openings` empty = the start position.
 /// Returns `None` if `abort` was set meanwhile.
 pub fn play_game(
@@ -30,6 +38,32 @@ pub fn play_game(
     seed: u64,
     abort: &AtomicBool,
 ) -> Option<GameRecord> {
+    play_game_with_cost(player, settings, openings, index, seed, abort).map(|(game, _)| game)
+}
+
+/// [`play_game`], with what the game cost.
+pub fn play_game_with_cost(
+    player: &mut dyn Player,
+    settings: &GameSettings,
+    openings: &[Opening],
+    index: u64,
+    seed: u64,
+    abort: &AtomicBool,
+) -> Option<(GameRecord, GameCost)> {
+    let mut cost = GameCost::default();
+    let game = play(player, settings, openings, index, seed, abort, &mut cost)?;
+    Some((game, cost))
+}
+
+fn play(
+    player: &mut dyn Player,
+    settings: &GameSettings,
+    openings: &[Opening],
+    index: u64,
+    seed: u64,
+    abort: &AtomicBool,
+    cost: &mut GameCost,
+) -> Option<GameRecord> {
     let mut rng = SmallRng::seed_from_u64(seed);
     let limits = Limits {
         nodes: Some(settings.hard_nodes),
@@ -37,8 +71,11 @@ pub fn play_game(
         ..Limits::default()
     };
     let control = SearchControl::default();
-    let search = |player: &mut dyn Player, game: &Game| -> SearchResult {
-        player.search(game, &limits, &control, &mut |_| {})
+    let mut search = |player: &mut dyn Player, game: &Game| -> SearchResult {
+        let result = player.search(game, &limits, &control, &mut |_| {});
+        cost.searches += 1;
+        cost.nodes += result.nodes;
+        result
     };
 
     // The opening: random plies from a drawn start, drawn again while the side to move's
@@ -242,9 +279,20 @@ mod tests {
                 }
                 Ending::MaxPlies => assert_eq!(game.winner, None),
             }
-            // The same seed plays the same game, whatever the searcher did before.
-            let again = play_game(searcher, &settings(), &[], seed, seed, &abort).unwrap();
+            // The same seed plays the same game, whatever the searcher did before; its cost is
+            // a search a position (and one for each opening drawn again), each within the
+            // hard node limit.
+            let (again, cost) =
+                play_game_with_cost(searcher, &settings(), &[], seed, seed, &abort).unwrap();
             assert_eq!(again, game);
+            let positions = game.positions.len() as u64;
+            assert!(cost.searches >= positions, "{cost:?}");
+            assert!(cost.searches <= positions + u64::from(OPENING_ATTEMPTS));
+            assert!(cost.nodes >= cost.searches, "{cost:?}");
+            assert!(
+                cost.nodes <= cost.searches * settings().hard_nodes,
+                "{cost:?}"
+            );
         }
         // An abort ends a game without a record.
         abort.store(true, std::sync::atomic::Ordering::Relaxed);

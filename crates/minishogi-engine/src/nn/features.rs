@@ -217,11 +217,10 @@ impl Features {
         }
     }
 
-    /// Resets to all zeros, touching only the entries that were set.
+    /// Resets to all zeros. (Writing all 361 bytes is a dozen vector stores, fewer than the
+    /// hundred-odd scattered ones of zeroing only the entries that were set.)
     pub fn clear(&mut self) {
-        for &i in &self.nonzero[..self.len] {
-            self.values[i as usize] = 0;
-        }
+        self.values = [0; NUM_FEATURES];
         self.len = 0;
     }
 

@@ -93,13 +93,17 @@ impl ScoredMoves {
     /// others keeping their order (selection: cut-offs usually come early).
     #[inline(always)]
     fn select(&mut self, from: usize, end: usize) -> (Move, i32) {
-        let mut best = from;
-        for i in from + 1..end {
-            if self.scores[i] > self.scores[best] {
+        // The best score kept in a register and one bounds check for the slice: the scan is
+        // a third of the picker's time, and compiles to conditional moves this way.
+        let scores = &self.scores[from..end];
+        let (mut best, mut best_score) = (0, scores[0]);
+        for (i, &score) in scores.iter().enumerate().skip(1) {
+            if score > best_score {
                 best = i;
+                best_score = score;
             }
         }
-        self.lift(best, from);
+        self.lift(from + best, from);
         (self.moves[from], self.scores[from])
     }
 

@@ -16,6 +16,7 @@
 //! Here the network and its arithmetic; `path.rs` the accumulators along the search path.
 
 mod path;
+mod simd;
 #[cfg(test)]
 mod tests;
 
@@ -26,6 +27,12 @@ use super::network::{Activation, Network, ShapeError};
 use std::cell::RefCell;
 
 use crate::shogi::{Color, Position};
+
+/// Instruction levels of the kernels (`update_impl`, `output_impl`): each is chosen once, by
+/// what the CPU reports when the network is prepared, and all give the same result.
+const PORTABLE: u8 = 0;
+const AVX2: u8 = 1;
+const AVX512: u8 = 2;
 
 /// Fixed-point scale of first-layer activations: resolution 1/1024, ceiling 32 (`i16`). The
 /// shipped network's largest activation over 20,000 random positions is 11.
@@ -73,6 +80,8 @@ pub struct QuantNet {
     tail: Vec<(Vec<f32>, Vec<f32>)>,
     hidden: Activation,
     avx2: bool,
+    /// AVX-512 (F and BW): the update's row additions and the second layer at twice the width.
+    avx512: bool,
 }
 
 impl QuantNet {
@@ -175,6 +184,7 @@ impl QuantNet {
             tail,
             hidden,
             avx2: detect_avx2(),
+            avx512: detect_avx512(),
         })
     }
 
@@ -273,13 +283,20 @@ impl QuantNet {
         changes: &mut Vec<(u16, i32)>,
     ) -> usize {
         #[cfg(target_arch = "x86_64")]
+        if self.avx512 {
+            // SAFETY: `avx512` is true only if the CPU reported AVX2, AVX-512 F and BW.
+            return unsafe {
+                self.update_avx512(p, parent_f, child_f, parent_acc, child_acc, changes)
+            };
+        }
+        #[cfg(target_arch = "x86_64")]
         if self.avx2 {
             // SAFETY: as in `refresh`.
             return unsafe {
                 self.update_avx2(p, parent_f, child_f, parent_acc, child_acc, changes)
             };
         }
-        self.update_impl(p, parent_f, child_f, parent_acc, child_acc, changes)
+        self.update_impl::<PORTABLE>(p, parent_f, child_f, parent_acc, child_acc, changes)
     }
 
     #[cfg(target_arch = "x86_64")]
@@ -293,11 +310,12 @@ impl QuantNet {
         child_acc: &mut [i32],
         changes: &mut Vec<(u16, i32)>,
     ) -> usize {
-        self.update_impl(p, parent_f, child_f, parent_acc, child_acc, changes)
+        self.update_impl::<AVX2>(p, parent_f, child_f, parent_acc, child_acc, changes)
     }
 
-    #[inline(always)]
-    fn update_impl(
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2,avx512f,avx512bw")]
+    fn update_avx512(
         &self,
         p: usize,
         parent_f: &Features,
@@ -306,33 +324,59 @@ impl QuantNet {
         child_acc: &mut [i32],
         changes: &mut Vec<(u16, i32)>,
     ) -> usize {
-        changes.clear();
-        for (i, v) in child_f.nonzero() {
-            let d = v as i32 - parent_f.get(i) as i32;
-            if d != 0 {
-                changes.push((i as u16, d));
-            }
+        self.update_impl::<AVX512>(p, parent_f, child_f, parent_acc, child_acc, changes)
+    }
+
+    /// `LEVEL`: the instructions the caller's CPU has ([`PORTABLE`], [`AVX2`], [`AVX512`]).
+    #[inline(always)]
+    fn update_impl<const LEVEL: u8>(
+        &self,
+        p: usize,
+        parent_f: &Features,
+        child_f: &Features,
+        parent_acc: &[i32],
+        child_acc: &mut [i32],
+        changes: &mut Vec<(u16, i32)>,
+    ) -> usize {
+        #[cfg(target_arch = "x86_64")]
+        if LEVEL >= AVX2 {
+            // SAFETY: `LEVEL` is AVX2 or more only in functions called when the CPU has AVX2.
+            unsafe { simd::changed_inputs_avx2(parent_f, child_f, changes) };
+        } else {
+            changed_inputs(parent_f, child_f, changes);
         }
-        for (i, v) in parent_f.nonzero() {
-            if child_f.get(i) == 0 {
-                changes.push((i as u16, -(v as i32)));
-            }
-        }
+        #[cfg(not(target_arch = "x86_64"))]
+        changed_inputs(parent_f, child_f, changes);
         if changes.len() >= child_f.nonzero_indices().len() {
             self.refresh_impl(child_f, p, child_acc);
-        } else {
-            // Tile by tile, the partial sums held in registers while every changed row is added.
-            let rows = &self.rows[p];
-            let w = self.width;
-            for t in (0..w).step_by(TILE) {
-                let mut tile: [i32; TILE] = parent_acc[t..t + TILE].try_into().expect("tile");
-                for &(i, d) in changes.iter() {
-                    let start = i as usize * w + t;
-                    let row: &[i16; TILE] = rows[start..start + TILE].try_into().expect("tile");
-                    add_row(&mut tile, row, d);
-                }
-                child_acc[t..t + TILE].copy_from_slice(&tile);
+            return changes.len();
+        }
+        #[cfg(target_arch = "x86_64")]
+        if LEVEL >= AVX512 {
+            // SAFETY: `LEVEL` is AVX512 only in `update_avx512`, called when the CPU has it;
+            // the width is a multiple of 64 and every changed index below NUM_FEATURES.
+            unsafe {
+                simd::apply_changes_avx512(
+                    &self.rows[p],
+                    self.width,
+                    changes,
+                    parent_acc,
+                    child_acc,
+                )
+            };
+            return changes.len();
+        }
+        // Tile by tile, the partial sums held in registers while every changed row is added.
+        let rows = &self.rows[p];
+        let w = self.width;
+        for t in (0..w).step_by(TILE) {
+            let mut tile: [i32; TILE] = parent_acc[t..t + TILE].try_into().expect("tile");
+            for &(i, d) in changes.iter() {
+                let start = i as usize * w + t;
+                let row: &[i16; TILE] = rows[start..start + TILE].try_into().expect("tile");
+                add_row(&mut tile, row, d);
             }
+            child_acc[t..t + TILE].copy_from_slice(&tile);
         }
         changes.len()
     }
@@ -340,30 +384,63 @@ impl QuantNet {
     /// Output logit from the side to move's accumulator.
     pub fn output(&self, acc: &[i32], scratch: &mut Scratch) -> f32 {
         #[cfg(target_arch = "x86_64")]
+        if self.avx512 {
+            // SAFETY: as in `update`.
+            return unsafe { self.output_avx512(acc, scratch) };
+        }
+        #[cfg(target_arch = "x86_64")]
         if self.avx2 {
             // SAFETY: as in `refresh`.
             return unsafe { self.output_avx2(acc, scratch) };
         }
-        self.output_impl(acc, scratch)
+        self.output_impl::<PORTABLE>(acc, scratch)
     }
 
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx2")]
     fn output_avx2(&self, acc: &[i32], scratch: &mut Scratch) -> f32 {
-        self.output_impl(acc, scratch)
+        self.output_impl::<AVX2>(acc, scratch)
     }
 
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2,avx512f,avx512bw")]
+    fn output_avx512(&self, acc: &[i32], scratch: &mut Scratch) -> f32 {
+        self.output_impl::<AVX512>(acc, scratch)
+    }
+
+    /// `LEVEL`: as in `update_impl`.
     #[inline(always)]
-    fn output_impl(&self, acc: &[i32], scratch: &mut Scratch) -> f32 {
+    fn output_impl<const LEVEL: u8>(&self, acc: &[i32], scratch: &mut Scratch) -> f32 {
         let Scratch { act, a, b } = scratch;
         let round = (1i32 << self.shift) >> 1;
         for (x, &s) in act.iter_mut().zip(acc) {
             *x = ((s + round) >> self.shift).clamp(0, self.act_max) as i16;
         }
         let mut n = self.l2_outputs;
-        for (o, x) in a[..n].iter_mut().enumerate() {
-            let w = &self.l2_weights[o * self.width..(o + 1) * self.width];
-            *x = dot_i16(act, w) as f32 * self.l2_unscale + self.l2_bias[o];
+        let w = self.width;
+        let mut o = 0;
+        #[cfg(target_arch = "x86_64")]
+        if LEVEL >= AVX2 {
+            while o + 4 <= n {
+                let rows = &self.l2_weights[o * w..(o + 4) * w];
+                // SAFETY: `LEVEL` is AVX2 or more only in functions called when the CPU has
+                // it (AVX512 likewise); `w` is a multiple of LANES and `rows` four rows of it.
+                let sums = unsafe {
+                    if LEVEL >= AVX512 {
+                        simd::dot4_i16_avx512(act, rows)
+                    } else {
+                        simd::dot4_i16_avx2(act, rows)
+                    }
+                };
+                for (k, sum) in sums.into_iter().enumerate() {
+                    a[o + k] = sum as f32 * self.l2_unscale + self.l2_bias[o + k];
+                }
+                o += 4;
+            }
+        }
+        for (o, x) in a[..n].iter_mut().enumerate().skip(o) {
+            let row = &self.l2_weights[o * w..(o + 1) * w];
+            *x = dot_i16(act, row) as f32 * self.l2_unscale + self.l2_bias[o];
         }
         // The float tail: a few dozen units, two buffers swapped layer by layer.
         for (w, bias) in &self.tail {
@@ -380,6 +457,33 @@ impl QuantNet {
             std::mem::swap(a, b);
         }
         a[0]
+    }
+}
+
+/// The inputs that differ between `parent` and `child`, as `(index, child − parent)` in index
+/// order, into `changes`. Compares the dense values eight at a time: a move changes a few
+/// dozen of the 361 inputs, so most words are equal and skipped by one comparison (walking
+/// both sparse lists instead was half of an update's time, in mispredicted branches).
+#[inline(always)]
+fn changed_inputs(parent: &Features, child: &Features, changes: &mut Vec<(u16, i32)>) {
+    changes.clear();
+    let (a, b) = (parent.values(), child.values());
+    let words = NUM_FEATURES / 8;
+    for w in 0..words {
+        let at = w * 8;
+        let x = u64::from_le_bytes(a[at..at + 8].try_into().expect("8 bytes"));
+        let y = u64::from_le_bytes(b[at..at + 8].try_into().expect("8 bytes"));
+        let mut diff = x ^ y;
+        while diff != 0 {
+            let i = at + (diff.trailing_zeros() / 8) as usize;
+            changes.push((i as u16, b[i] as i32 - a[i] as i32));
+            diff &= !(0xff << ((i - at) * 8));
+        }
+    }
+    for i in words * 8..NUM_FEATURES {
+        if a[i] != b[i] {
+            changes.push((i as u16, b[i] as i32 - a[i] as i32));
+        }
     }
 }
 
@@ -419,6 +523,19 @@ pub(super) fn perspective(c: Color) -> usize {
     match c {
         Color::Sente => 0,
         Color::Gote => 1,
+    }
+}
+
+fn detect_avx512() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        std::arch::is_x86_feature_detected!("avx2")
+            && std::arch::is_x86_feature_detected!("avx512f")
+            && std::arch::is_x86_feature_detected!("avx512bw")
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        false
     }
 }
 

@@ -104,9 +104,99 @@ fn portable_path_equals_vectorised_path() {
             let mut scratch = q.scratch();
             assert_eq!(
                 q.output(&a, &mut scratch.clone()),
-                q.output_impl(&a, &mut scratch)
+                q.output_impl::<PORTABLE>(&a, &mut scratch)
             );
         }
+    }
+}
+
+/// Every instruction level this CPU has gives the portable code's changed inputs,
+/// accumulators and output, bit for bit, from a parent to each child of random positions.
+#[test]
+fn every_instruction_level_equals_the_portable_code() {
+    let avx2 = detect_avx2();
+    let avx512 = detect_avx512();
+    eprintln!("this CPU: AVX2 {avx2}, AVX-512 {avx512}");
+    for (sizes, seed) in [
+        (vec![NUM_FEATURES, 256, 32, 1], 6),
+        (vec![NUM_FEATURES, 136, 18, 8, 1], 7),
+    ] {
+        let q = QuantNet::from_network(&random_net(&sizes, Activation::Relu, seed)).unwrap();
+        let (mut parent_f, mut child_f) = (Features::new(), Features::new());
+        let mut parent_acc = vec![0; q.width()];
+        let mut changes = Vec::new();
+        let mut checked = 0;
+        for pos in random_positions(150, seed, 80) {
+            parent_f.extract_perspective(&pos, Color::Sente);
+            for mv in pos.legal_moves().iter().take(12) {
+                child_f.extract_perspective(&pos.after(*mv), Color::Sente);
+                // The changed inputs: every index whose value differs, in index order.
+                let expected: Vec<(u16, i32)> = (0..NUM_FEATURES)
+                    .filter(|&i| parent_f.get(i) != child_f.get(i))
+                    .map(|i| (i as u16, child_f.get(i) as i32 - parent_f.get(i) as i32))
+                    .collect();
+                changed_inputs(&parent_f, &child_f, &mut changes);
+                assert_eq!(changes, expected);
+                #[cfg(target_arch = "x86_64")]
+                if avx2 {
+                    // SAFETY: the CPU has AVX2.
+                    unsafe { simd::changed_inputs_avx2(&parent_f, &child_f, &mut changes) };
+                    assert_eq!(changes, expected);
+                }
+                for p in 0..2 {
+                    q.refresh_impl(&parent_f, p, &mut parent_acc);
+                    let mut portable = vec![0; q.width()];
+                    let n = q.update_impl::<PORTABLE>(
+                        p,
+                        &parent_f,
+                        &child_f,
+                        &parent_acc,
+                        &mut portable,
+                        &mut changes,
+                    );
+                    assert_eq!(n, expected.len());
+                    let mut fresh = vec![0; q.width()];
+                    q.refresh_impl(&child_f, p, &mut fresh);
+                    assert_eq!(portable, fresh);
+                    let out = q.output_impl::<PORTABLE>(&portable, &mut q.scratch());
+                    #[cfg(target_arch = "x86_64")]
+                    for (level, has) in [(AVX2, avx2), (AVX512, avx512)] {
+                        if !has {
+                            continue;
+                        }
+                        let mut acc = vec![0; q.width()];
+                        // SAFETY: the CPU has the level's instructions.
+                        let (m, level_out) = unsafe {
+                            if level == AVX512 {
+                                let m = q.update_avx512(
+                                    p,
+                                    &parent_f,
+                                    &child_f,
+                                    &parent_acc,
+                                    &mut acc,
+                                    &mut changes,
+                                );
+                                (m, q.output_avx512(&acc, &mut q.scratch()))
+                            } else {
+                                let m = q.update_avx2(
+                                    p,
+                                    &parent_f,
+                                    &child_f,
+                                    &parent_acc,
+                                    &mut acc,
+                                    &mut changes,
+                                );
+                                (m, q.output_avx2(&acc, &mut q.scratch()))
+                            }
+                        };
+                        assert_eq!((m, &acc), (n, &portable), "level {level}");
+                        assert_eq!(level_out.to_bits(), out.to_bits(), "level {level}");
+                    }
+                    checked += 1;
+                }
+            }
+        }
+        assert!(checked > 1000, "{checked}");
     }
 }
 
