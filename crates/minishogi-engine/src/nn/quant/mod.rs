@@ -3,7 +3,8 @@
 //! The first layer's sum ("accumulator") is kept for both perspectives along the search path.
 //! Sente's perspective sums the first-layer rows of [`Features::extract_perspective`] for
 //! sente; gote's sums the same inputs through rows permuted by
-//! [`features::other_perspective`], which is what gote would see. The side to move picks its
+//! [`FeatureSet::other_perspective`], which is what gote would see (for either feature set:
+//! the king-piece set's own-king block becomes the opponent king's). The side to move picks its
 //! accumulator, so one feature vector per node serves both. A child's accumulators are its
 //! parent's plus the rows of the inputs that changed (attack counts change only around the
 //! move), or a full refresh where fewer rows are non-zero than changed.
@@ -21,7 +22,7 @@ mod tests;
 
 pub use path::QuantPathState;
 
-use super::features::{self, Features, NUM_FEATURES, SIDE_TO_MOVE_INDEX};
+use super::features::{FeatureSet, Features, SIDE_TO_MOVE_INDEX};
 use super::network::{Activation, Network, ShapeError};
 use crate::shogi::{Color, Position};
 
@@ -50,6 +51,7 @@ pub struct Scratch {
 /// A network prepared for quantised inference with incremental first-layer updates.
 #[derive(Clone, Debug)]
 pub struct QuantNet {
+    features: FeatureSet,
     /// First-layer width padded to [`LANES`].
     width: usize,
     /// `rows[perspective][feature * width ..]`: the first layer's column for a sente-
@@ -74,13 +76,15 @@ pub struct QuantNet {
 }
 
 impl QuantNet {
-    /// Quantises `net`. Refused: a sigmoid hidden activation, no hidden layer, an input layout
-    /// other than the 361 features, or weights too large for `i16` at the coarsest scale.
+    /// Quantises `net`. Refused: a sigmoid hidden activation, no hidden layer, an input count
+    /// other than its feature set's, or weights too large for `i16` at the coarsest scale.
     pub fn from_network(net: &Network) -> Result<QuantNet, ShapeError> {
         let sizes = net.sizes();
-        if sizes[0] != NUM_FEATURES {
+        let features = net.feature_set();
+        let inputs = features.inputs();
+        if sizes[0] != inputs {
             return Err(ShapeError(format!(
-                "quantised path needs {NUM_FEATURES} inputs, network has {}",
+                "quantised path needs {inputs} inputs for feature set {features}, network has {}",
                 sizes[0]
             )));
         }
@@ -111,12 +115,9 @@ impl QuantNet {
             })?;
         let q1 = (ACT_SCALE << shift) as f32;
         let quant16 = |w: f32, q: f32| (w * q).round() as i16;
-        let mut rows = [
-            vec![0i16; NUM_FEATURES * width],
-            vec![0i16; NUM_FEATURES * width],
-        ];
-        for i in 0..NUM_FEATURES {
-            let g = features::other_perspective(i);
+        let mut rows = [vec![0i16; inputs * width], vec![0i16; inputs * width]];
+        for i in 0..inputs {
+            let g = features.other_perspective(i);
             for o in 0..h1 {
                 rows[0][i * width + o] = quant16(l1.weights[[o, i]], q1);
                 rows[1][i * width + o] = quant16(l1.weights[[o, g]], q1);
@@ -161,6 +162,7 @@ impl QuantNet {
             })
             .collect();
         Ok(QuantNet {
+            features,
             width,
             rows,
             bias,
@@ -190,6 +192,10 @@ impl QuantNet {
         }
     }
 
+    pub fn feature_set(&self) -> FeatureSet {
+        self.features
+    }
+
     /// Length of one perspective's accumulator.
     pub fn width(&self) -> usize {
         self.width
@@ -197,7 +203,7 @@ impl QuantNet {
 
     /// Output logit of `pos` by a full refresh of the side to move's accumulator.
     pub fn logit(&self, pos: &Position) -> f32 {
-        let mut f = Features::new();
+        let mut f = Features::for_set(self.features);
         f.extract_perspective(pos, Color::Sente);
         let p = perspective(pos.side_to_move());
         let mut acc = vec![0i32; self.width];
