@@ -1,14 +1,16 @@
 //! Neural evaluator benchmarks: ns per evaluation (features included) for several shapes; the
 //! shipped network as it plays (`shipped`: the quantised integer path, by full refresh and
-//! incrementally along random games as the search walks them, beside the float path); and
+//! incrementally along random games as the search walks them, beside the float path), and the
+//! same shape on the king-piece feature set (`king-piece`: the shipped network extended to its
+//! inputs, as `engine train --features king-piece` starts; the arithmetic is a trained one's); and
 //! training throughput. After the criterion groups, one full training epoch over 360,000
 //! mate/pre-mate positions is timed (skip it with `NN_BENCH_EPOCH=0`).
 
 use criterion::{BenchmarkId, Criterion, Throughput, black_box};
 use engine::eval::PathState;
 use engine::nn::{
-    Activation, DEFAULT_SIZES, FastNet, Features, NUM_FEATURES, Network, QuantNet, QuantPathState,
-    default_network,
+    Activation, DEFAULT_SIZES, FastNet, FeatureSet, Features, NUM_FEATURES, Network, QuantNet,
+    QuantPathState, default_network, extend_to_king_piece,
 };
 use engine::shogi::random::random_legal_move;
 use engine::shogi::{Move, Position};
@@ -35,15 +37,17 @@ fn bench_eval(c: &mut Criterion) {
     let positions = random_positions(1000, 1, 100);
     let mut g = c.benchmark_group("eval");
     g.throughput(Throughput::Elements(positions.len() as u64));
-    g.bench_function("features-only", |b| {
-        let mut f = Features::new();
-        b.iter(|| {
-            for p in &positions {
-                f.extract(black_box(p));
-                black_box(&f);
-            }
-        })
-    });
+    for set in FeatureSet::ALL {
+        g.bench_function(BenchmarkId::new("features-only", set.name()), |b| {
+            let mut f = Features::for_set(set);
+            b.iter(|| {
+                for p in &positions {
+                    f.extract(black_box(p));
+                    black_box(&f);
+                }
+            })
+        });
+    }
     for shape in SHAPES {
         let net = Network::new(shape, Activation::Relu, 1).unwrap();
         let fast = FastNet::from_network(&net).unwrap();
@@ -94,10 +98,17 @@ fn random_paths(games: usize, plies: usize, seed: u64) -> Vec<Vec<(Move, Positio
         .collect()
 }
 
-/// The embedded network as the engine plays it: the quantised path by full refresh and
-/// incrementally (make, evaluate, …, then unmake back to the root), and the float path.
+/// The embedded network as the engine plays it, and its king-piece extension.
 fn bench_shipped(c: &mut Criterion) {
     let net = default_network();
+    let king_piece = extend_to_king_piece(&net).expect("the shipped network is the seed's set");
+    bench_as_played(c, "shipped", net);
+    bench_as_played(c, "king-piece", king_piece);
+}
+
+/// `net` as the engine plays it: the quantised path by full refresh and incrementally (make,
+/// evaluate, …, then unmake back to the root), and the float path.
+fn bench_as_played(c: &mut Criterion, group: &str, net: Network) {
     let quant = QuantNet::from_network(&net).expect("the shipped network has a quantised path");
     let fast = FastNet::from_network(&net).expect("the shipped network has a float path");
     let shape = shape_name(&net.sizes());
@@ -105,7 +116,7 @@ fn bench_shipped(c: &mut Criterion) {
     let paths = random_paths(25, 40, 2);
     let evaluations: usize = paths.iter().map(Vec::len).sum();
 
-    let mut g = c.benchmark_group("shipped");
+    let mut g = c.benchmark_group(group);
     g.throughput(Throughput::Elements(positions.len() as u64));
     g.bench_function(BenchmarkId::new("quant-refresh", &shape), |b| {
         b.iter(|| {

@@ -330,3 +330,50 @@ fn the_move_policy_trains_on_shards_and_beats_uniform_priors() {
     assert!(e.contains("bogus.dgn"), "{e}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn king_piece_training_extends_the_network_plays_and_resumes() {
+    let dir = temp_dir("train-king-piece");
+    let data = dir.join("data");
+    run_ok(&mut datagen(&data, 16, 2));
+    let kp = |out: &Path, epochs| {
+        let mut c = train(&data, out, epochs);
+        c.args(["--features", "king-piece"]);
+        c
+    };
+    let straight = dir.join("straight.bin");
+    let (o, _) = run_ok(&mut kp(&straight, 2));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("validation bce"), "{err}");
+    let net = engine::nn::load_from_path(&straight).unwrap();
+    assert_eq!(net.feature_set(), engine::nn::FeatureSet::KingPiece);
+    // Started from the embedded network: its hidden layers' shapes, and the evaluation report
+    // names the king-piece groups.
+    assert_eq!(net.sizes()[1..], engine::nn::default_network().sizes()[1..]);
+    let o = Command::new(ENGINE)
+        .args(["eval", "--weights"])
+        .arg(&straight)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(String::from_utf8_lossy(&o.stdout).contains("pieces by own king"));
+
+    let resumed = dir.join("resumed.bin");
+    run_ok(&mut kp(&resumed, 1));
+    let (o, _) = run_ok(&mut kp(&resumed, 2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("continuing after epoch 1"));
+    assert_eq!(
+        std::fs::read(&resumed).unwrap(),
+        std::fs::read(&straight).unwrap()
+    );
+    // A fresh network of the set and given widths.
+    let fresh = dir.join("fresh.bin");
+    run_ok(kp(&fresh, 1).args(["--init", "none", "--arch", "32,8"]));
+    assert_eq!(
+        engine::nn::load_from_path(&fresh).unwrap().sizes(),
+        vec![engine::nn::FeatureSet::KingPiece.inputs(), 32, 8, 1]
+    );
+    let e = run_err(train(&data, &dir.join("z.bin"), 1).args(["--features", "nope"]));
+    assert!(e.contains("unknown feature set"), "{e}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -22,12 +22,13 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 
 use super::datagen::format::{self, GameRecord};
+use super::learner::{Examples, Learner};
 use super::metrics;
 use crate::eval::CP_PER_LOGIT;
 use crate::fileio::{self, FileError};
-use crate::nn::{self, Activation, Features, Network, sigmoid};
+use crate::nn::{self, Activation, FeatureSet, Features, Network, sigmoid};
 use crate::search::score::is_stored_mate;
-use crate::train::trainer::{self, Dataset, Trainer, TrainerState};
+use crate::train::trainer::TrainerState;
 
 #[derive(clap::Args, Debug, Clone)]
 pub struct TrainArgs {
@@ -39,12 +40,18 @@ pub struct TrainArgs {
     #[arg(long, default_value = "weights/trained.bin")]
     pub out: PathBuf,
     /// Weights to start from (default: the embedded network); `none` = a fresh network of
-    /// `--arch`.
+    /// `--arch`. A network of the seed's set given with `--features king-piece` is extended to
+    /// the king-piece inputs (the new inputs' weights zero: it evaluates as before).
     #[arg(long)]
     pub init: Option<String>,
     /// Hidden layer sizes of a fresh network (`--init none`).
     #[arg(long, default_value = "64,32")]
     pub arch: String,
+    /// The network's feature set: `seed361` (the seed's 361 inputs, dense rows) or
+    /// `king-piece` (which piece stands where, also relative to each king; 25,861 sparse
+    /// inputs, trained from packed positions by the sparse trainer).
+    #[arg(long, default_value = "seed361")]
+    pub features: FeatureSet,
     /// Widen the starting network's first hidden layer to this many units before training:
     /// the new units start with small random input weights and zero output weights, so the
     /// widened network computes exactly what the one it came from does.
@@ -229,10 +236,10 @@ impl std::fmt::Display for DataSummary {
 fn load_data(
     args: &TrainArgs,
     kind: TargetKind,
-) -> Result<(Dataset, Dataset, DataSummary), String> {
+) -> Result<(Examples, Examples, DataSummary), String> {
     let files = shard_files(&args.data)?;
-    let mut train = Dataset::new(nn::NUM_FEATURES);
-    let mut val = Dataset::new(nn::NUM_FEATURES);
+    let mut train = Examples::new(args.features);
+    let mut val = Examples::new(args.features);
     let mut features = Features::new();
     let limit = if args.max_positions == 0 {
         usize::MAX
@@ -267,9 +274,8 @@ fn load_data(
                         game.index
                     )
                 })?;
-                features.extract(&pos);
                 let set = if held_out { &mut val } else { &mut train };
-                set.push(features.values(), target);
+                set.push(&pos, target, &mut features);
                 if train.len() + val.len() >= limit {
                     break 'files;
                 }
@@ -298,9 +304,14 @@ struct Checkpoint {
 
 /// The options that decide a run's results (not `--epochs`, so a finished run can be extended).
 fn settings(args: &TrainArgs) -> String {
+    // The seed's set is not named, so that runs from before the option still resume.
+    let features = match args.features {
+        FeatureSet::Seed361 => String::new(),
+        other => format!(" features={other}"),
+    };
     format!(
         "data={:?} init={:?} arch={} target={} lambda={} alpha={} gamma={} scale={} quiet={} \
-         batch={} lr={} decay={} opt={} wd={} val={} max={} seed={}",
+         batch={} lr={} decay={} opt={} wd={} val={} max={} seed={}{features}",
         args.data,
         args.init,
         args.arch,
@@ -342,7 +353,17 @@ fn parse_target(args: &TrainArgs) -> Result<TargetKind, String> {
 }
 
 fn initial_network(args: &TrainArgs) -> Result<Network, String> {
-    let net = starting_network(args)?;
+    let mut net = starting_network(args)?;
+    if net.feature_set() != args.features {
+        if args.features != FeatureSet::KingPiece {
+            return Err(format!(
+                "--init network takes feature set {}, not --features {}",
+                net.feature_set(),
+                args.features
+            ));
+        }
+        net = nn::extend_to_king_piece(&net).map_err(|e| format!("--init: {e}"))?;
+    }
     match args.widen {
         Some(width) => nn::widen(&net, width, args.seed).map_err(|e| format!("--widen: {e}")),
         None => Ok(net),
@@ -353,7 +374,8 @@ fn starting_network(args: &TrainArgs) -> Result<Network, String> {
     match args.init.as_deref() {
         None => Ok(nn::default_network()),
         Some("none") => {
-            let sizes = super::pretrain::parse_arch(&args.arch)?;
+            let mut sizes = super::pretrain::parse_arch(&args.arch)?;
+            sizes[0] = args.features.inputs();
             Network::new(&sizes, Activation::Relu, args.seed).map_err(|e| e.to_string())
         }
         Some(path) => nn::load_from_path(path).map_err(|e| format!("--init: {e}")),
@@ -411,18 +433,15 @@ pub fn run(args: &TrainArgs) -> Result<TrainReport, String> {
                 c.epoch,
                 ckpt_path.display()
             );
-            let trainer = Trainer::resume(net, c.trainer).map_err(|e| e.to_string())?;
+            let trainer = Learner::resume(net, c.trainer)?;
             (trainer, c.epoch + 1, c.csv)
         }
         None => {
             let net = initial_network(args)?;
-            let before = trainer::evaluate(&net, eval_data);
+            let mut trainer = Learner::new(net, config)?;
+            let before = trainer.evaluate(eval_data);
             let csv = metrics::start(&before);
-            (
-                Trainer::new(net, config).map_err(|e| e.to_string())?,
-                1,
-                csv,
-            )
+            (trainer, 1, csv)
         }
     };
     let initial_val_bce = first_val_bce(&csv);
@@ -435,8 +454,8 @@ pub fn run(args: &TrainArgs) -> Result<TrainReport, String> {
     for epoch in first_epoch..=args.epochs {
         let lr = args.lr * args.lr_decay.powi(epoch as i32 - 1);
         trainer.set_learning_rate(lr);
-        let stats = trainer.train_epoch(&train).map_err(|e| e.to_string())?;
-        let v = trainer::evaluate(trainer.network(), eval_data);
+        let stats = trainer.train_epoch(&train)?;
+        let v = trainer.evaluate(eval_data);
         csv.push_str(&metrics::epoch_row(epoch, lr, &stats, &v));
         pb.set_message(format!(
             "loss {:.4} val-bce {:.4} ({:.0} pos/s)",
@@ -446,7 +465,8 @@ pub fn run(args: &TrainArgs) -> Result<TrainReport, String> {
         ));
         pb.inc(1);
         final_val_bce = v.bce;
-        nn::save_to_path(trainer.network(), &args.out).map_err(|e| e.to_string())?;
+        let net = trainer.network();
+        nn::save_to_path(&net, &args.out).map_err(|e| e.to_string())?;
         fileio::write_atomic(&metrics_path, csv.as_bytes()).map_err(|e| e.to_string())?;
         let plot = super::curves::svg(
             &csv,
@@ -457,7 +477,7 @@ pub fn run(args: &TrainArgs) -> Result<TrainReport, String> {
         let checkpoint = Checkpoint {
             settings: settings.clone(),
             epoch,
-            weights: nn::weights::encode(trainer.network()),
+            weights: nn::weights::encode(&net),
             trainer: trainer.state(),
             csv: csv.clone(),
         };

@@ -4,6 +4,7 @@ pub mod curves;
 pub mod datagen;
 pub mod generations;
 pub mod learn;
+pub mod learner;
 pub mod matedata;
 pub mod metrics;
 pub mod packed;

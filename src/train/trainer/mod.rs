@@ -11,12 +11,14 @@
 
 pub mod dataset;
 pub mod optimizer;
+pub mod sparse;
 #[cfg(test)]
 mod tests;
 
 pub use dataset::{Dataset, EvalStats, evaluate};
 pub use optimizer::Optimizer;
 use optimizer::{AdamParams, State, adam_update, flatten, sgd_update, unflatten};
+pub use sparse::{PositionSet, SparseTrainer};
 
 use crate::nn::network::{Gradients, Loss, Network};
 use ndarray::{ArrayView1, ArrayView2, s};
@@ -127,32 +129,7 @@ pub struct Trainer {
 
 impl Trainer {
     pub fn new(net: Network, config: TrainConfig) -> Result<Trainer, TrainError> {
-        let bad = |m: &str| Err(TrainError::InvalidConfig(m.to_string()));
-        if !(config.learning_rate.is_finite() && config.learning_rate > 0.0) {
-            return bad("learning rate must be a positive number");
-        }
-        if !(config.weight_decay.is_finite() && config.weight_decay >= 0.0) {
-            return bad("weight decay must be a non-negative number");
-        }
-        if config.batch_size == 0 {
-            return bad("batch size must be at least 1");
-        }
-        if config.chunks == 0 {
-            return bad("chunks must be at least 1");
-        }
-        match config.optimizer {
-            Optimizer::Sgd { momentum } if !(0.0..1.0).contains(&momentum) => {
-                return bad("momentum must be in [0, 1)");
-            }
-            Optimizer::Adam {
-                beta1,
-                beta2,
-                epsilon,
-            } if !((0.0..1.0).contains(&beta1) && (0.0..1.0).contains(&beta2) && epsilon > 0.0) => {
-                return bad("Adam needs beta1, beta2 in [0, 1) and epsilon > 0");
-            }
-            _ => {}
-        }
+        check_config(&config)?;
         let state = State {
             first: Gradients::zeros_like(&net),
             second: matches!(config.optimizer, Optimizer::Adam { .. })
@@ -330,4 +307,35 @@ impl Trainer {
             }
         }
     }
+}
+
+/// Checks a configuration before any trainer uses it.
+fn check_config(config: &TrainConfig) -> Result<(), TrainError> {
+    let bad = |m: &str| Err(TrainError::InvalidConfig(m.to_string()));
+    if !(config.learning_rate.is_finite() && config.learning_rate > 0.0) {
+        return bad("learning rate must be a positive number");
+    }
+    if !(config.weight_decay.is_finite() && config.weight_decay >= 0.0) {
+        return bad("weight decay must be a non-negative number");
+    }
+    if config.batch_size == 0 {
+        return bad("batch size must be at least 1");
+    }
+    if config.chunks == 0 {
+        return bad("chunks must be at least 1");
+    }
+    match config.optimizer {
+        Optimizer::Sgd { momentum } if !(0.0..1.0).contains(&momentum) => {
+            return bad("momentum must be in [0, 1)");
+        }
+        Optimizer::Adam {
+            beta1,
+            beta2,
+            epsilon,
+        } if !((0.0..1.0).contains(&beta1) && (0.0..1.0).contains(&beta2) && epsilon > 0.0) => {
+            return bad("Adam needs beta1, beta2 in [0, 1) and epsilon > 0");
+        }
+        _ => {}
+    }
+    Ok(())
 }

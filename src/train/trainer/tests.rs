@@ -247,14 +247,8 @@ fn dataset_from_positions_holds_their_features() {
     let d = Dataset::from_positions([(&a, 1.0), (&b, 0.25)]);
     assert_eq!(d.len(), 2);
     assert_eq!(d.width(), NUM_FEATURES);
-    assert_eq!(
-        d.features(0),
-        Features::from_position(&a).values().as_slice()
-    );
-    assert_eq!(
-        d.features(1),
-        Features::from_position(&b).values().as_slice()
-    );
+    assert_eq!(d.features(0), Features::from_position(&a).values());
+    assert_eq!(d.features(1), Features::from_position(&b).values());
     assert_eq!((d.target(0), d.target(1)), (1.0, 0.25));
 }
 

@@ -5,9 +5,10 @@
 //! ~60–100 non-zero features of a position, and later layers skip inputs that ReLU zeroed.
 //! Results equal [`Network`]'s forward pass up to float summation order.
 
-use super::features::{Features, NUM_FEATURES};
+use super::features::{FeatureSet, Features};
 use super::network::{Activation, Network, ShapeError, sigmoid};
 use crate::shogi::Position;
+use std::cell::RefCell;
 
 /// Widest layer the fast path takes: its scratch buffers live on the stack.
 pub const FAST_MAX_WIDTH: usize = 512;
@@ -18,11 +19,23 @@ pub const FAST_MAX_WIDTH: usize = 512;
 const BLOCK: usize = 32;
 
 /// Most non-zero inputs any layer can have.
-const SPARSE_MAX: usize = if NUM_FEATURES > FAST_MAX_WIDTH {
-    NUM_FEATURES
-} else {
-    FAST_MAX_WIDTH
+const SPARSE_MAX: usize = {
+    let mut most = FAST_MAX_WIDTH;
+    let mut i = 0;
+    while i < FeatureSet::ALL.len() {
+        if FeatureSet::ALL[i].max_active() > most {
+            most = FeatureSet::ALL[i].max_active();
+        }
+        i += 1;
+    }
+    most
 };
+
+thread_local! {
+    /// One extraction buffer per thread and feature set: [`FastNet::evaluate_logit`] takes
+    /// `&self` from every search thread, and a fresh buffer per call would cost an allocation.
+    static BUFFERS: RefCell<Vec<Features>> = const { RefCell::new(Vec::new()) };
+}
 
 #[derive(Clone, Debug)]
 struct Layer {
@@ -39,6 +52,7 @@ pub struct FastNet {
     layers: Vec<Layer>,
     hidden: Activation,
     sizes: Vec<usize>,
+    features: FeatureSet,
     /// AVX2 was detected at construction; selects the code path compiled for it.
     avx2: bool,
 }
@@ -46,9 +60,11 @@ pub struct FastNet {
 impl FastNet {
     pub fn from_network(net: &Network) -> Result<FastNet, ShapeError> {
         let sizes = net.sizes();
-        if sizes[0] != NUM_FEATURES {
+        let features = net.feature_set();
+        if sizes[0] != features.inputs() {
             return Err(ShapeError(format!(
-                "fast path needs {NUM_FEATURES} inputs, network has {}",
+                "fast path needs {} inputs for feature set {features}, network has {}",
+                features.inputs(),
                 sizes[0]
             )));
         }
@@ -60,7 +76,7 @@ impl FastNet {
         let pad = |w: usize| w.div_ceil(BLOCK) * BLOCK;
         let last = net.layers().len() - 1;
         let mut layers = Vec::with_capacity(net.layers().len());
-        let mut in_padded = NUM_FEATURES;
+        let mut in_padded = features.inputs();
         for (li, l) in net.layers().iter().enumerate() {
             let out_padded = if li == last { 1 } else { pad(l.outputs()) };
             let mut weights = vec![0f32; in_padded * out_padded];
@@ -80,12 +96,17 @@ impl FastNet {
             layers,
             hidden: net.hidden_activation(),
             sizes,
+            features,
             avx2: detect_avx2(),
         })
     }
 
     pub fn sizes(&self) -> &[usize] {
         &self.sizes
+    }
+
+    pub fn feature_set(&self) -> FeatureSet {
+        self.features
     }
 
     /// Win probability of the side to move.
@@ -95,13 +116,25 @@ impl FastNet {
 
     /// Output logit (pre-sigmoid) for a position; the search may prefer it to the probability.
     pub fn evaluate_logit(&self, pos: &Position) -> f32 {
-        let mut f = Features::new();
-        f.extract(pos);
-        self.logit(&f)
+        BUFFERS.with_borrow_mut(|buffers| {
+            let f = match buffers
+                .iter()
+                .position(|f| f.feature_set() == self.features)
+            {
+                Some(i) => &mut buffers[i],
+                None => {
+                    buffers.push(Features::for_set(self.features));
+                    buffers.last_mut().expect("just pushed")
+                }
+            };
+            f.extract(pos);
+            self.logit(f)
+        })
     }
 
-    /// Output logit from already extracted features.
+    /// Output logit from already extracted features (of this network's set).
     pub fn logit(&self, f: &Features) -> f32 {
+        debug_assert_eq!(f.feature_set(), self.features);
         #[cfg(target_arch = "x86_64")]
         if self.avx2 {
             // SAFETY: `avx2` is true only if the CPU reported AVX2 and FMA at construction.
@@ -148,7 +181,7 @@ impl FastNet {
             }
             layer = next;
         }
-        // Only reached for a network without hidden layers (361 → 1).
+        // Only reached for a network without hidden layers (inputs → 1).
         let mut out = [0f32; 1];
         sparse_layer(layer, &rows[..n], &vals[..n], &mut out);
         out[0]
@@ -232,6 +265,7 @@ fn dot(a: &[f32], b: &[f32]) -> f32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::nn::NUM_FEATURES;
     use crate::testing::random_positions;
     use rand::rngs::StdRng;
     use rand::{Rng, SeedableRng};
@@ -251,7 +285,7 @@ mod tests {
         let fast = FastNet::from_network(net).unwrap();
         let mut worst = 0f32;
         for pos in positions {
-            let f = Features::from_position(pos);
+            let f = Features::of_set(net.feature_set(), pos);
             let reference = net.predict(&f.to_f32());
             let p = fast.evaluate(pos);
             worst = worst.max((p - reference).abs());
@@ -285,6 +319,11 @@ mod tests {
             few,
         );
         assert_matches_reference(&random_net(&[NUM_FEATURES, 1], Activation::Relu, 5), few);
+        let king_piece = FeatureSet::KingPiece.inputs();
+        assert_matches_reference(
+            &random_net(&[king_piece, 64, 32, 1], Activation::Relu, 6),
+            few,
+        );
     }
 
     #[test]

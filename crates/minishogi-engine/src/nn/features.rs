@@ -1,4 +1,7 @@
-//! The 361 input features, always from the side to move's point of view ("own" = side to move).
+//! The networks' input feature sets ([`FeatureSet`]) and the buffer they are extracted into
+//! ([`Features`]). This file owns the seed's 361 inputs; `king_piece.rs` the king-relative set,
+//! whose first 361 inputs are these. Always from the side to move's point of view ("own" = side
+//! to move).
 //!
 //! Squares are seen from own side: for sente a square's plane index is its board index
 //! (`rank * 5 + file − 1`, rank `a` = 0); for gote the board is rotated 180° first
@@ -18,9 +21,105 @@
 use crate::shogi::bitboard::attacks;
 use crate::shogi::{Bitboard, Color, PieceKind, Position, Square};
 
+use super::king_piece;
+
+/// Inputs of the seed's set ([`FeatureSet::Seed361`]).
 pub const NUM_FEATURES: usize = 361;
-/// Identifies this feature layout in weights files; bump it when the layout changes.
+/// Sets of at most this many inputs are handled densely (cleared and compared whole, a few
+/// vector instructions for the seed's 361 bytes); larger ones, such as the king-piece set,
+/// by their list of non-zero inputs, which touches far less.
+pub const DENSE_MAX_INPUTS: usize = 1024;
+/// Identifies the seed's layout in weights files ([`FeatureSet::id`]).
 pub const FEATURE_SET_ID: u32 = 1;
+
+/// Which inputs a network takes. A weights file names its set by [`FeatureSet::id`]; each set
+/// has its own input count (checked by a test), so a network's first layer also tells it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub enum FeatureSet {
+    /// The seed's 361 inputs: attack counts per piece group, occupancy, hands, side to move.
+    #[default]
+    Seed361,
+    /// The seed's 361 inputs, then piece kind × square for both sides and the same pieces
+    /// relative to each king (see `king_piece.rs`).
+    KingPiece,
+}
+
+impl FeatureSet {
+    pub const ALL: [FeatureSet; 2] = [FeatureSet::Seed361, FeatureSet::KingPiece];
+
+    /// The id stored in weights files.
+    pub const fn id(self) -> u32 {
+        match self {
+            FeatureSet::Seed361 => FEATURE_SET_ID,
+            FeatureSet::KingPiece => king_piece::FEATURE_SET_ID,
+        }
+    }
+
+    pub fn from_id(id: u32) -> Option<FeatureSet> {
+        FeatureSet::ALL.into_iter().find(|s| s.id() == id)
+    }
+
+    /// The set whose input count is `n`.
+    pub fn with_inputs(n: usize) -> Option<FeatureSet> {
+        FeatureSet::ALL.into_iter().find(|s| s.inputs() == n)
+    }
+
+    /// Number of inputs.
+    pub const fn inputs(self) -> usize {
+        match self {
+            FeatureSet::Seed361 => NUM_FEATURES,
+            FeatureSet::KingPiece => king_piece::NUM_INPUTS,
+        }
+    }
+
+    /// Most inputs one position can have non-zero (sizes the sparse buffers).
+    pub const fn max_active(self) -> usize {
+        match self {
+            FeatureSet::Seed361 => NUM_FEATURES,
+            FeatureSet::KingPiece => king_piece::MAX_ACTIVE,
+        }
+    }
+
+    /// The name command lines take.
+    pub const fn name(self) -> &'static str {
+        match self {
+            FeatureSet::Seed361 => "seed361",
+            FeatureSet::KingPiece => "king-piece",
+        }
+    }
+
+    /// The index a feature has for the other perspective (see [`other_perspective`]).
+    pub fn other_perspective(self, i: usize) -> usize {
+        match self {
+            FeatureSet::Seed361 => other_perspective(i),
+            FeatureSet::KingPiece => king_piece::other_perspective(i),
+        }
+    }
+
+    /// Human-readable name of an input.
+    pub fn feature_name(self, i: usize) -> String {
+        match self {
+            FeatureSet::Seed361 => feature_name(i),
+            FeatureSet::KingPiece => king_piece::feature_name(i),
+        }
+    }
+}
+
+impl std::fmt::Display for FeatureSet {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl std::str::FromStr for FeatureSet {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        FeatureSet::ALL
+            .into_iter()
+            .find(|set| set.name() == s.to_ascii_lowercase())
+            .ok_or_else(|| format!("unknown feature set `{s}` (expected seed361 or king-piece)"))
+    }
+}
 pub const GROUPS: usize = 6;
 pub const ATTACK_OFFSET: usize = 0;
 pub const PRESENCE_OFFSET: usize = 300;
@@ -132,13 +231,14 @@ pub fn feature_name(i: usize) -> String {
     }
 }
 
-/// Features of one position, dense and sparse at once: `values` holds all 361 counts and
-/// `nonzero` lists the indices that are not zero (in order of first touch). Fixed-size, so
-/// re-extracting into the same buffer allocates nothing.
+/// Features of one position in one [`FeatureSet`], dense and sparse at once: `values` holds
+/// every input's count and `nonzero` lists the indices that are not zero (in order of first
+/// touch). Sized once for its set, so re-extracting into the same buffer allocates nothing.
 #[derive(Clone)]
 pub struct Features {
-    values: [u8; NUM_FEATURES],
-    nonzero: [u16; NUM_FEATURES],
+    set: FeatureSet,
+    values: Box<[u8]>,
+    nonzero: Box<[u16]>,
     len: usize,
 }
 
@@ -162,18 +262,35 @@ impl PartialEq for Features {
 }
 
 impl Features {
-    pub const fn new() -> Features {
+    /// A buffer of the seed's set.
+    pub fn new() -> Features {
+        Features::for_set(FeatureSet::Seed361)
+    }
+
+    /// A buffer of `set`'s inputs.
+    pub fn for_set(set: FeatureSet) -> Features {
         Features {
-            values: [0; NUM_FEATURES],
-            nonzero: [0; NUM_FEATURES],
+            set,
+            values: vec![0; set.inputs()].into_boxed_slice(),
+            nonzero: vec![0; set.max_active()].into_boxed_slice(),
             len: 0,
         }
     }
 
+    /// The seed's features of `pos`.
     pub fn from_position(pos: &Position) -> Features {
-        let mut f = Features::new();
+        Features::of_set(FeatureSet::Seed361, pos)
+    }
+
+    /// `set`'s features of `pos`.
+    pub fn of_set(set: FeatureSet, pos: &Position) -> Features {
+        let mut f = Features::for_set(set);
         f.extract(pos);
         f
+    }
+
+    pub fn feature_set(&self) -> FeatureSet {
+        self.set
     }
 
     /// Recomputes the features of `pos` into this buffer.
@@ -189,6 +306,14 @@ impl Features {
     /// oriented for it) whoever is to move, without the side-to-move input. An incremental
     /// first layer keeps one sum per perspective from these (see `nn::quant`).
     pub fn extract_perspective(&mut self, pos: &Position, perspective: Color) {
+        self.extract_seed(pos, perspective);
+        if self.set == FeatureSet::KingPiece {
+            king_piece::extract_pieces(self, pos, perspective);
+        }
+    }
+
+    /// The seed's 360 perspective inputs (every set starts with them).
+    fn extract_seed(&mut self, pos: &Position, perspective: Color) {
         self.clear();
         let stm = perspective;
         let occ = pos.occupied();
@@ -217,10 +342,17 @@ impl Features {
         }
     }
 
-    /// Resets to all zeros. (Writing all 361 bytes is a dozen vector stores, fewer than the
-    /// hundred-odd scattered ones of zeroing only the entries that were set.)
+    /// Resets to all zeros. (Writing all 361 bytes of the seed's set is a dozen vector stores,
+    /// fewer than the hundred-odd scattered ones of zeroing only the entries that were set;
+    /// see [`DENSE_MAX_INPUTS`].)
     pub fn clear(&mut self) {
-        self.values = [0; NUM_FEATURES];
+        if self.values.len() <= DENSE_MAX_INPUTS {
+            self.values.fill(0);
+        } else {
+            for &i in &self.nonzero[..self.len] {
+                self.values[i as usize] = 0;
+            }
+        }
         self.len = 0;
     }
 
@@ -234,8 +366,9 @@ impl Features {
         self.values[i] = v + 1;
     }
 
+    /// Sets input `i` to `v` (not zero); the inputs a set adds to the seed's are set this way.
     #[inline(always)]
-    fn set(&mut self, i: usize, v: u8) {
+    pub(super) fn set(&mut self, i: usize, v: u8) {
         if self.values[i] == 0 {
             self.nonzero[self.len] = i as u16;
             self.len += 1;
@@ -243,8 +376,8 @@ impl Features {
         self.values[i] = v;
     }
 
-    /// All 361 values.
-    pub fn values(&self) -> &[u8; NUM_FEATURES] {
+    /// Every input's value.
+    pub fn values(&self) -> &[u8] {
         &self.values
     }
 

@@ -1,6 +1,7 @@
-//! Neural evaluation: 361 features → dense layers → sigmoid win probability of the side to move.
+//! Neural evaluation: input features → dense layers → sigmoid win probability of the side to move.
 //!
-//! - [`features`]: the feature layout and extraction from a [`Position`].
+//! - [`features`]: the feature sets ([`FeatureSet`]: the seed's 361 inputs, the king-piece
+//!   set of [`king_piece`]) and extraction from a [`Position`].
 //! - [`network`]: the ndarray reference network (forward, backward), used for training.
 //! - [`weights`]: the weights file format (header, checksum, atomic save).
 //! - [`fast`]: the allocation-free sparse inference path for the search.
@@ -9,12 +10,13 @@
 
 pub mod fast;
 pub mod features;
+pub mod king_piece;
 pub mod network;
 pub mod quant;
 pub mod weights;
 
 pub use fast::{FAST_MAX_WIDTH, FastNet};
-pub use features::{FEATURE_SET_ID, Features, NUM_FEATURES};
+pub use features::{FEATURE_SET_ID, FeatureSet, Features, NUM_FEATURES};
 pub use network::{Activation, Dense, Gradients, Loss, Network, ShapeError, sigmoid};
 pub use quant::{QuantNet, QuantPathState};
 pub use weights::{WeightsError, load_from_path, save_to_path};
@@ -101,6 +103,23 @@ pub fn widen(net: &Network, width: usize, seed: u64) -> Result<Network, ShapeErr
         bias: b1,
     };
     layers[1].weights = w2;
+    Network::from_layers(layers, net.hidden_activation())
+}
+
+/// `net` (of the seed's set) taking the king-piece set's inputs: the seed's 361 columns copied
+/// (the king-piece set starts with the seed's inputs, same indices), the new inputs' weights
+/// zero. It evaluates every position exactly as `net` does; training grows the new weights.
+pub fn extend_to_king_piece(net: &Network) -> Result<Network, ShapeError> {
+    if net.feature_set() != FeatureSet::Seed361 || net.input_size() != NUM_FEATURES {
+        return Err(ShapeError(format!(
+            "only a network of the seed's {NUM_FEATURES} inputs extends to the king-piece set"
+        )));
+    }
+    let mut layers = net.layers().to_vec();
+    let old = &layers[0].weights;
+    let mut w = ndarray::Array2::zeros((old.nrows(), FeatureSet::KingPiece.inputs()));
+    w.slice_mut(ndarray::s![.., ..NUM_FEATURES]).assign(old);
+    layers[0].weights = w;
     Network::from_layers(layers, net.hidden_activation())
 }
 
@@ -209,8 +228,8 @@ impl NetworkEvaluator {
     }
 }
 
-/// The feature groups the evaluation report breaks the score into.
-pub fn feature_groups() -> Vec<(String, Range<usize>)> {
+/// The feature groups of `set` the evaluation report breaks the score into.
+pub fn feature_groups(set: FeatureSet) -> Vec<(String, Range<usize>)> {
     use features::*;
     let mut g = Vec::new();
     for (side, name) in [(0, "own"), (1, "opp")] {
@@ -231,13 +250,28 @@ pub fn feature_groups() -> Vec<(String, Range<usize>)> {
         "side to move".to_string(),
         SIDE_TO_MOVE_INDEX..SIDE_TO_MOVE_INDEX + 1,
     ));
+    if set == FeatureSet::KingPiece {
+        use king_piece::*;
+        g.push((
+            "piece-square".to_string(),
+            PIECE_SQUARE_OFFSET..OWN_KING_OFFSET,
+        ));
+        g.push((
+            "pieces by own king".to_string(),
+            OWN_KING_OFFSET..OPP_KING_OFFSET,
+        ));
+        g.push((
+            "pieces by opp king".to_string(),
+            OPP_KING_OFFSET..NUM_INPUTS,
+        ));
+    }
     g
 }
 
 /// Text report for `engine eval`: win probability, cp, and each feature group's contribution,
 /// measured by ablation: the change in cp when that group's inputs are set to zero.
 pub fn eval_report(net: &Network, pos: &Position) -> String {
-    let f = Features::from_position(pos);
+    let f = Features::of_set(net.feature_set(), pos);
     let x = f.to_f32();
     let z = net.logit(&x);
     let p = sigmoid(z);
@@ -254,7 +288,7 @@ pub fn eval_report(net: &Network, pos: &Position) -> String {
         out,
         "contribution by feature group (cp lost when the group is zeroed; active inputs):"
     );
-    for (name, range) in feature_groups() {
+    for (name, range) in feature_groups(net.feature_set()) {
         let active = range.clone().filter(|&i| f.get(i) != 0).count();
         let mut ablated = x.clone();
         ablated[range].iter_mut().for_each(|v| *v = 0.0);
@@ -289,14 +323,16 @@ mod tests {
 
     #[test]
     fn feature_groups_cover_every_input_once() {
-        let mut seen = [0u8; NUM_FEATURES];
-        for (_, r) in feature_groups() {
-            for i in r {
-                seen[i] += 1;
+        for (set, groups) in [(FeatureSet::Seed361, 17), (FeatureSet::KingPiece, 20)] {
+            let mut seen = vec![0u8; set.inputs()];
+            for (_, r) in feature_groups(set) {
+                for i in r {
+                    seen[i] += 1;
+                }
             }
+            assert!(seen.iter().all(|&c| c == 1));
+            assert_eq!(feature_groups(set).len(), groups);
         }
-        assert!(seen.iter().all(|&c| c == 1));
-        assert_eq!(feature_groups().len(), 17);
     }
 
     #[test]
@@ -360,6 +396,22 @@ mod tests {
         assert_eq!(ev.evaluate(&pos), before);
         assert_eq!(ev.source(), good_path.display().to_string());
         std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn extending_to_king_piece_keeps_the_outputs() {
+        let net = default_network();
+        let kp = extend_to_king_piece(&net).unwrap();
+        assert_eq!(kp.feature_set(), FeatureSet::KingPiece);
+        assert!(extend_to_king_piece(&kp).is_err());
+        let (a, b) = (
+            NetworkEvaluator::new(net, "seed").unwrap(),
+            NetworkEvaluator::new(kp, "king-piece").unwrap(),
+        );
+        assert_eq!(b.fast().feature_set(), FeatureSet::KingPiece);
+        for pos in crate::testing::random_positions(300, 4, 100) {
+            assert!((a.evaluate_logit(&pos) - b.evaluate_logit(&pos)).abs() < 1e-4);
+        }
     }
 
     #[test]

@@ -4,6 +4,7 @@
 //! layer is always a single sigmoid unit, read as the win probability of the side to move.
 //! Batches are row-major: one example per row.
 
+use super::features::FeatureSet;
 use ndarray::{Array1, Array2, ArrayView1, ArrayView2, Axis, Zip};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
@@ -146,7 +147,8 @@ impl fmt::Display for ShapeError {
 
 impl std::error::Error for ShapeError {}
 
-/// Checks a layer-size list: at least input and output, output 1, no zero or huge layer.
+/// Checks a layer-size list: at least input and output, output 1, no zero or huge layer (an
+/// input layer may also be as wide as a feature set's inputs).
 pub fn validate_sizes(sizes: &[usize]) -> Result<(), ShapeError> {
     if sizes.len() < 2 {
         return Err(ShapeError(format!(
@@ -156,7 +158,12 @@ pub fn validate_sizes(sizes: &[usize]) -> Result<(), ShapeError> {
     if *sizes.last().unwrap() != 1 {
         return Err(ShapeError(format!("output size must be 1, got {sizes:?}")));
     }
-    if let Some(&w) = sizes.iter().find(|&&w| w == 0 || w > MAX_LAYER_WIDTH) {
+    let known_inputs = FeatureSet::with_inputs(sizes[0]).is_some();
+    if let Some((_, &w)) = sizes
+        .iter()
+        .enumerate()
+        .find(|&(i, &w)| w == 0 || (w > MAX_LAYER_WIDTH && !(i == 0 && known_inputs)))
+    {
         return Err(ShapeError(format!(
             "layer width {w} outside 1..={MAX_LAYER_WIDTH} in {sizes:?}"
         )));
@@ -209,11 +216,19 @@ impl Gradients {
     }
 }
 
-/// The multi-layer perceptron.
+/// The multi-layer perceptron, and the feature set its inputs are.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Network {
     layers: Vec<Dense>,
     hidden: Activation,
+    features: FeatureSet,
+}
+
+/// The set a network of `inputs` inputs takes: the one with that many inputs, else the seed's
+/// (networks of other widths are the tests' and the trainer's, never loaded by the engine:
+/// the weights file and the inference paths check the count against the set).
+fn set_for_inputs(inputs: usize) -> FeatureSet {
+    FeatureSet::with_inputs(inputs).unwrap_or_default()
 }
 
 impl Network {
@@ -238,7 +253,11 @@ impl Network {
                 }
             })
             .collect();
-        Ok(Network { layers, hidden })
+        Ok(Network {
+            layers,
+            hidden,
+            features: set_for_inputs(sizes[0]),
+        })
     }
 
     /// Builds a network from explicit layers, checking that the shapes chain and end in 1.
@@ -263,9 +282,19 @@ impl Network {
                 )));
             }
         }
-        let net = Network { layers, hidden };
+        let features = set_for_inputs(layers[0].inputs());
+        let net = Network {
+            layers,
+            hidden,
+            features,
+        };
         validate_sizes(&net.sizes())?;
         Ok(net)
+    }
+
+    /// The feature set the inputs are.
+    pub fn feature_set(&self) -> FeatureSet {
+        self.features
     }
 
     /// Layer sizes, input first: e.g. `[361, 128, 32, 1]`.
@@ -338,6 +367,29 @@ impl Network {
         targets: ArrayView1<f32>,
         loss: Loss,
     ) -> (f64, Gradients) {
+        let (total, grads, _) = self.backward(x, targets, loss, false);
+        (total, grads)
+    }
+
+    /// [`Network::loss_and_gradients`], plus the gradient of the summed loss with respect to
+    /// the inputs `x` (for a trainer that computes the layer before this network itself).
+    pub fn loss_gradients_and_input_delta(
+        &self,
+        x: ArrayView2<f32>,
+        targets: ArrayView1<f32>,
+        loss: Loss,
+    ) -> (f64, Gradients, Array2<f32>) {
+        let (total, grads, delta) = self.backward(x, targets, loss, true);
+        (total, grads, delta.expect("asked for"))
+    }
+
+    fn backward(
+        &self,
+        x: ArrayView2<f32>,
+        targets: ArrayView1<f32>,
+        loss: Loss,
+        input_delta: bool,
+    ) -> (f64, Gradients, Option<Array2<f32>>) {
         assert_eq!(x.nrows(), targets.len(), "one target per example");
         let last = self.layers.len() - 1;
         // Forward, keeping each layer's input and pre-activation.
@@ -384,7 +436,8 @@ impl Network {
             }
         }
         grads.reverse();
-        (total, Gradients { layers: grads })
+        let input = input_delta.then(|| delta.dot(&self.layers[0].weights));
+        (total, Gradients { layers: grads }, input)
     }
 }
 

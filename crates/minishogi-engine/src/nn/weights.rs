@@ -11,7 +11,7 @@
 //! Magic and version are raw bytes so that a file of another kind or version is named as such
 //! before anything is decoded. Any defect is a [`WeightsError`], never a panic.
 
-use super::features::{FEATURE_SET_ID, NUM_FEATURES};
+use super::features::FeatureSet;
 use super::network::{Activation, Dense, Network, ShapeError, validate_sizes};
 use crate::fileio::{self, FileError};
 use ndarray::{Array1, Array2};
@@ -53,13 +53,11 @@ pub enum WeightsError {
     },
     /// Checksum fine but the payload does not decode (a writer bug, or a deliberate forgery).
     Decode(String),
-    FeatureSetMismatch {
-        found: u32,
-        expected: u32,
-    },
+    /// The file names a feature set this engine does not know.
+    UnknownFeatureSet(u32),
     UnknownActivation(u8),
     Shape(ShapeError),
-    /// The network takes a different number of inputs than this engine's features.
+    /// The network takes a different number of inputs than its feature set has.
     InputMismatch {
         found: usize,
         expected: usize,
@@ -88,15 +86,19 @@ impl fmt::Display for WeightsError {
                 "weights file corrupt: checksum {stored:016x} stored, {computed:016x} computed"
             ),
             WeightsError::Decode(m) => write!(f, "weights file payload does not decode: {m}"),
-            WeightsError::FeatureSetMismatch { found, expected } => write!(
+            WeightsError::UnknownFeatureSet(found) => write!(
                 f,
-                "weights were trained for feature set {found}, this engine uses {expected}"
+                "weights were trained for feature set {found}, which this engine does not know \
+                 (it knows {})",
+                FeatureSet::ALL
+                    .map(|s| format!("{} = {}", s.id(), s.name()))
+                    .join(", ")
             ),
             WeightsError::UnknownActivation(c) => write!(f, "unknown activation code {c}"),
             WeightsError::Shape(e) => write!(f, "weights file: {e}"),
             WeightsError::InputMismatch { found, expected } => write!(
                 f,
-                "weights take {found} inputs, this engine's features are {expected}"
+                "weights take {found} inputs, their feature set has {expected}"
             ),
             WeightsError::ParamCount { found, expected } => write!(
                 f,
@@ -125,7 +127,7 @@ pub fn encode(net: &Network) -> Vec<u8> {
         params.extend(l.bias.iter());
     }
     let payload = Payload {
-        feature_set: FEATURE_SET_ID,
+        feature_set: net.feature_set().id(),
         hidden: net.hidden_activation().code(),
         sizes: net.sizes().iter().map(|&s| s as u32).collect(),
         params,
@@ -177,20 +179,16 @@ pub fn decode(bytes: &[u8]) -> Result<Network, WeightsError> {
             body.len() - used
         )));
     }
-    if payload.feature_set != FEATURE_SET_ID {
-        return Err(WeightsError::FeatureSetMismatch {
-            found: payload.feature_set,
-            expected: FEATURE_SET_ID,
-        });
-    }
+    let set = FeatureSet::from_id(payload.feature_set)
+        .ok_or(WeightsError::UnknownFeatureSet(payload.feature_set))?;
     let hidden = Activation::from_code(payload.hidden)
         .ok_or(WeightsError::UnknownActivation(payload.hidden))?;
     let sizes: Vec<usize> = payload.sizes.iter().map(|&s| s as usize).collect();
     validate_sizes(&sizes).map_err(WeightsError::Shape)?;
-    if sizes[0] != NUM_FEATURES {
+    if sizes[0] != set.inputs() {
         return Err(WeightsError::InputMismatch {
             found: sizes[0],
-            expected: NUM_FEATURES,
+            expected: set.inputs(),
         });
     }
     let expected: usize = sizes.windows(2).map(|w| w[0] * w[1] + w[1]).sum();
@@ -235,6 +233,7 @@ pub fn save_to_path(net: &Network, path: impl AsRef<Path>) -> Result<(), Weights
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::nn::features::NUM_FEATURES;
 
     fn net() -> Network {
         Network::new(&[NUM_FEATURES, 16, 4, 1], Activation::ClippedRelu, 17).unwrap()
@@ -319,7 +318,17 @@ mod tests {
         p.feature_set = 99;
         assert!(matches!(
             decode(&forge(&p)),
-            Err(WeightsError::FeatureSetMismatch { found: 99, .. })
+            Err(WeightsError::UnknownFeatureSet(99))
+        ));
+        // A seed network's file claiming the king-piece set has the wrong input count.
+        let mut p = payload_of(&net());
+        p.feature_set = FeatureSet::KingPiece.id();
+        assert!(matches!(
+            decode(&forge(&p)),
+            Err(WeightsError::InputMismatch {
+                found: NUM_FEATURES,
+                expected: crate::nn::king_piece::NUM_INPUTS
+            })
         ));
 
         let mut p = payload_of(&net());
@@ -360,6 +369,27 @@ mod tests {
         let sum = fileio::fnv1a(&junk);
         junk.extend_from_slice(&sum.to_le_bytes());
         assert!(matches!(decode(&junk), Err(WeightsError::Decode(_))));
+    }
+
+    #[test]
+    fn shipped_file_re_encodes_byte_for_byte() {
+        let bytes = include_bytes!("../../../../weights/default.bin");
+        let net = decode(bytes).unwrap();
+        assert_eq!(net.feature_set(), FeatureSet::Seed361);
+        assert_eq!(encode(&net), bytes.to_vec());
+    }
+
+    #[test]
+    fn king_piece_networks_round_trip_with_their_set() {
+        let set = FeatureSet::KingPiece;
+        let n = Network::new(&[set.inputs(), 8, 1], Activation::Relu, 3).unwrap();
+        assert_eq!(n.feature_set(), set);
+        let bytes = encode(&n);
+        assert_eq!(payload_of(&n).feature_set, 2);
+        let back = decode(&bytes).unwrap();
+        assert_eq!(back.feature_set(), set);
+        assert_eq!(back, n);
+        assert_eq!(payload_of(&net()).feature_set, 1);
     }
 
     #[test]

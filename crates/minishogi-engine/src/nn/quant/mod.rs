@@ -3,7 +3,8 @@
 //! The first layer's sum ("accumulator") is kept for both perspectives along the search path.
 //! Sente's perspective sums the first-layer rows of [`Features::extract_perspective`] for
 //! sente; gote's sums the same inputs through rows permuted by
-//! [`features::other_perspective`], which is what gote would see. The side to move picks its
+//! [`FeatureSet::other_perspective`], which is what gote would see (for either feature set:
+//! the king-piece set's own-king block becomes the opponent king's). The side to move picks its
 //! accumulator, so one feature vector per node serves both. A child's accumulators are its
 //! parent's plus the rows of the inputs that changed (attack counts change only around the
 //! move), or a full refresh where fewer rows are non-zero than changed.
@@ -22,7 +23,7 @@ mod tests;
 
 pub use path::QuantPathState;
 
-use super::features::{self, Features, NUM_FEATURES, SIDE_TO_MOVE_INDEX};
+use super::features::{DENSE_MAX_INPUTS, FeatureSet, Features, SIDE_TO_MOVE_INDEX};
 use super::network::{Activation, Network, ShapeError};
 use std::cell::RefCell;
 
@@ -59,6 +60,7 @@ pub struct Scratch {
 /// A network prepared for quantised inference with incremental first-layer updates.
 #[derive(Clone, Debug)]
 pub struct QuantNet {
+    features: FeatureSet,
     /// First-layer width padded to [`LANES`].
     width: usize,
     /// `rows[perspective][feature * width ..]`: the first layer's column for a sente-
@@ -85,13 +87,15 @@ pub struct QuantNet {
 }
 
 impl QuantNet {
-    /// Quantises `net`. Refused: a sigmoid hidden activation, no hidden layer, an input layout
-    /// other than the 361 features, or weights too large for `i16` at the coarsest scale.
+    /// Quantises `net`. Refused: a sigmoid hidden activation, no hidden layer, an input count
+    /// other than its feature set's, or weights too large for `i16` at the coarsest scale.
     pub fn from_network(net: &Network) -> Result<QuantNet, ShapeError> {
         let sizes = net.sizes();
-        if sizes[0] != NUM_FEATURES {
+        let features = net.feature_set();
+        let inputs = features.inputs();
+        if sizes[0] != inputs {
             return Err(ShapeError(format!(
-                "quantised path needs {NUM_FEATURES} inputs, network has {}",
+                "quantised path needs {inputs} inputs for feature set {features}, network has {}",
                 sizes[0]
             )));
         }
@@ -122,12 +126,9 @@ impl QuantNet {
             })?;
         let q1 = (ACT_SCALE << shift) as f32;
         let quant16 = |w: f32, q: f32| (w * q).round() as i16;
-        let mut rows = [
-            vec![0i16; NUM_FEATURES * width],
-            vec![0i16; NUM_FEATURES * width],
-        ];
-        for i in 0..NUM_FEATURES {
-            let g = features::other_perspective(i);
+        let mut rows = [vec![0i16; inputs * width], vec![0i16; inputs * width]];
+        for i in 0..inputs {
+            let g = features.other_perspective(i);
             for o in 0..h1 {
                 rows[0][i * width + o] = quant16(l1.weights[[o, i]], q1);
                 rows[1][i * width + o] = quant16(l1.weights[[o, g]], q1);
@@ -172,6 +173,7 @@ impl QuantNet {
             })
             .collect();
         Ok(QuantNet {
+            features,
             width,
             rows,
             bias,
@@ -198,6 +200,10 @@ impl QuantNet {
         }
     }
 
+    pub fn feature_set(&self) -> FeatureSet {
+        self.features
+    }
+
     /// Length of one perspective's accumulator.
     pub fn width(&self) -> usize {
         self.width
@@ -212,7 +218,7 @@ impl QuantNet {
             static BUFFERS: RefCell<(Vec<i32>, Option<Scratch>)> =
                 const { RefCell::new((Vec::new(), None)) };
         }
-        let mut f = Features::new();
+        let mut f = Features::for_set(self.features);
         f.extract_perspective(pos, Color::Sente);
         let p = perspective(pos.side_to_move());
         BUFFERS.with_borrow_mut(|(acc, scratch)| {
@@ -338,15 +344,20 @@ impl QuantNet {
         child_acc: &mut [i32],
         changes: &mut Vec<(u16, i32)>,
     ) -> usize {
-        #[cfg(target_arch = "x86_64")]
-        if LEVEL >= AVX2 {
-            // SAFETY: `LEVEL` is AVX2 or more only in functions called when the CPU has AVX2.
-            unsafe { simd::changed_inputs_avx2(parent_f, child_f, changes) };
+        if parent_f.values().len() > DENSE_MAX_INPUTS {
+            sparse_changed_inputs(parent_f, child_f, changes);
         } else {
+            #[cfg(target_arch = "x86_64")]
+            if LEVEL >= AVX2 {
+                // SAFETY: `LEVEL` is AVX2 or more only in functions called when the CPU has
+                // AVX2.
+                unsafe { simd::changed_inputs_avx2(parent_f, child_f, changes) };
+            } else {
+                changed_inputs(parent_f, child_f, changes);
+            }
+            #[cfg(not(target_arch = "x86_64"))]
             changed_inputs(parent_f, child_f, changes);
         }
-        #[cfg(not(target_arch = "x86_64"))]
-        changed_inputs(parent_f, child_f, changes);
         if changes.len() >= child_f.nonzero_indices().len() {
             self.refresh_impl(child_f, p, child_acc);
             return changes.len();
@@ -354,7 +365,7 @@ impl QuantNet {
         #[cfg(target_arch = "x86_64")]
         if LEVEL >= AVX512 {
             // SAFETY: `LEVEL` is AVX512 only in `update_avx512`, called when the CPU has it;
-            // the width is a multiple of 64 and every changed index below NUM_FEATURES.
+            // the width is a multiple of 64 and every changed index below the set's inputs.
             unsafe {
                 simd::apply_changes_avx512(
                     &self.rows[p],
@@ -468,7 +479,9 @@ impl QuantNet {
 fn changed_inputs(parent: &Features, child: &Features, changes: &mut Vec<(u16, i32)>) {
     changes.clear();
     let (a, b) = (parent.values(), child.values());
-    let words = NUM_FEATURES / 8;
+    assert_eq!(a.len(), b.len(), "features of one set");
+    let n = a.len();
+    let words = n / 8;
     for w in 0..words {
         let at = w * 8;
         let x = u64::from_le_bytes(a[at..at + 8].try_into().expect("8 bytes"));
@@ -480,9 +493,26 @@ fn changed_inputs(parent: &Features, child: &Features, changes: &mut Vec<(u16, i
             diff &= !(0xff << ((i - at) * 8));
         }
     }
-    for i in words * 8..NUM_FEATURES {
+    for i in words * 8..n {
         if a[i] != b[i] {
             changes.push((i as u16, b[i] as i32 - a[i] as i32));
+        }
+    }
+}
+
+/// [`changed_inputs`] for a large set (see [`DENSE_MAX_INPUTS`]): the child's non-zero inputs
+/// that differ from the parent's, then the parent's that the child lacks.
+fn sparse_changed_inputs(parent: &Features, child: &Features, changes: &mut Vec<(u16, i32)>) {
+    changes.clear();
+    for (i, v) in child.nonzero() {
+        let d = v as i32 - parent.get(i) as i32;
+        if d != 0 {
+            changes.push((i as u16, d));
+        }
+    }
+    for (i, v) in parent.nonzero() {
+        if child.get(i) == 0 {
+            changes.push((i as u16, -(v as i32)));
         }
     }
 }

@@ -3,7 +3,7 @@
 
 use super::{QuantNet, Scratch, perspective};
 use crate::eval::{PathState, cp_from_logit};
-use crate::nn::features::{Features, NUM_FEATURES};
+use crate::nn::features::Features;
 use crate::shogi::{Color, Move, Position};
 
 /// One ply of the path: its position, and once computed its sente-perspective inputs and
@@ -21,7 +21,7 @@ impl PathEntry {
     fn new(net: &QuantNet, pos: &Position) -> PathEntry {
         PathEntry {
             pos: pos.clone(),
-            features: Features::new(),
+            features: Features::for_set(net.feature_set()),
             has_features: false,
             acc: [vec![0; net.width()], vec![0; net.width()]],
             computed: [false; 2],
@@ -49,7 +49,7 @@ impl<'a> QuantPathState<'a> {
             stack: vec![PathEntry::new(net, root)],
             top: 0,
             scratch: net.scratch(),
-            changes: Vec::with_capacity(2 * NUM_FEATURES),
+            changes: Vec::with_capacity(2 * net.feature_set().max_active()),
         }
     }
 

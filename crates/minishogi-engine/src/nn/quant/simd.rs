@@ -6,10 +6,10 @@
 #[cfg(target_arch = "x86_64")]
 use std::arch::x86_64::*;
 
-use super::super::features::{Features, NUM_FEATURES};
+use super::super::features::Features;
 
 /// [`super::changed_inputs`] with 32 inputs compared by one instruction: only the changed
-/// ones (a few dozen of 361) cost a branch.
+/// ones (a few dozen of the seed's 361) cost a branch.
 ///
 /// # Safety
 /// The CPU must have AVX2.
@@ -23,11 +23,13 @@ pub(super) unsafe fn changed_inputs_avx2(
 ) {
     changes.clear();
     let (a, b) = (parent.values(), child.values());
+    assert_eq!(a.len(), b.len(), "features of one set");
+    let n = a.len();
     const CHUNK: usize = 32;
-    let chunks = NUM_FEATURES / CHUNK;
+    let chunks = n / CHUNK;
     for c in 0..chunks {
         let at = c * CHUNK;
-        // SAFETY: `at + 32 <= 352 < 361`: the loads stay inside both arrays.
+        // SAFETY: `at + 32 <= n`: the loads stay inside both arrays.
         let (x, y) = unsafe {
             (
                 _mm256_loadu_si256(a.as_ptr().add(at) as *const __m256i),
@@ -41,7 +43,7 @@ pub(super) unsafe fn changed_inputs_avx2(
             differ &= differ - 1;
         }
     }
-    for i in chunks * CHUNK..NUM_FEATURES {
+    for i in chunks * CHUNK..n {
         if a[i] != b[i] {
             changes.push((i as u16, b[i] as i32 - a[i] as i32));
         }

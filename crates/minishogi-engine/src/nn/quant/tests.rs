@@ -3,9 +3,11 @@
 
 use super::*;
 use crate::eval::PathState;
+use crate::nn::NUM_FEATURES;
 use crate::nn::network::Dense;
+use crate::shogi::PieceKind;
 use crate::shogi::random::random_legal_move;
-use crate::testing::random_positions;
+use crate::testing::{random_positions, seeded_draw};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 
@@ -20,12 +22,24 @@ fn random_net(sizes: &[usize], act: Activation, seed: u64) -> Network {
     net
 }
 
+/// Kinds of move a walk played: drops, captures, promotions, king moves.
+#[derive(Default, Debug)]
+struct Played {
+    drops: usize,
+    captures: usize,
+    promotions: usize,
+    king_moves: usize,
+}
+
 /// Walks random games with the path state, making, unmaking and null-moving, and checks at
 /// every node that both incremental accumulators equal a full refresh of that position.
-fn walk_and_compare(q: &QuantNet, games: usize, seed: u64) -> usize {
+/// Returns the nodes checked and the kinds of move played.
+fn walk_and_compare(q: &QuantNet, games: usize, seed: u64) -> (usize, Played) {
     let mut rng = StdRng::seed_from_u64(seed);
+    let mut draw = seeded_draw(seed ^ 0x9e37);
+    let mut played = Played::default();
     let mut checked = 0;
-    let mut f = Features::new();
+    let mut f = Features::for_set(q.feature_set());
     let mut fresh = vec![0i32; q.width()];
     for _ in 0..games {
         let mut pos = Position::startpos();
@@ -51,8 +65,14 @@ fn walk_and_compare(q: &QuantNet, games: usize, seed: u64) -> usize {
                 pos.unmake_null_move();
                 state.on_null_move(&pos, false);
             } else {
-                let mv =
-                    random_legal_move(&pos, &mut |n| rng.gen_range(0..n)).expect("checked above");
+                let mv = random_legal_move(&pos, &mut draw).expect("checked above");
+                played.drops += mv.is_drop() as usize;
+                played.promotions += mv.is_promotion() as usize;
+                played.captures += pos.piece_at(mv.to()).is_some() as usize;
+                played.king_moves +=
+                    mv.from()
+                        .and_then(|from| pos.piece_at(from))
+                        .is_some_and(|p| p.kind == PieceKind::King) as usize;
                 let undo = pos.make_move(mv);
                 state.on_make(&pos, mv);
                 path.push((mv, undo));
@@ -70,7 +90,7 @@ fn walk_and_compare(q: &QuantNet, games: usize, seed: u64) -> usize {
             checked += 1;
         }
     }
-    checked
+    (checked, played)
 }
 
 #[test]
@@ -85,15 +105,41 @@ fn incremental_accumulators_equal_a_refresh_at_every_node() {
         (vec![NUM_FEATURES, 128, 1], Activation::Relu, 3),
     ] {
         let q = QuantNet::from_network(&random_net(&sizes, act, seed)).unwrap();
-        assert!(walk_and_compare(&q, 40, seed) > 1000);
+        assert!(walk_and_compare(&q, 40, seed).0 > 1000);
+    }
+}
+
+#[test]
+fn king_piece_accumulators_equal_a_refresh_at_every_node() {
+    let inputs = FeatureSet::KingPiece.inputs();
+    for (sizes, act, seed) in [
+        (vec![inputs, 256, 32, 1], Activation::Relu, 11),
+        (vec![inputs, 128, 16, 1], Activation::ClippedRelu, 12),
+    ] {
+        let q = QuantNet::from_network(&random_net(&sizes, act, seed)).unwrap();
+        assert_eq!(q.feature_set(), FeatureSet::KingPiece);
+        let (checked, played) = walk_and_compare(&q, 40, seed);
+        assert!(checked > 1000, "{checked} nodes");
+        assert!(
+            played.drops > 0
+                && played.captures > 0
+                && played.promotions > 0
+                && played.king_moves > 0,
+            "{played:?}"
+        );
     }
 }
 
 #[test]
 fn portable_path_equals_vectorised_path() {
-    let net = random_net(&[NUM_FEATURES, 256, 32, 1], Activation::Relu, 4);
-    let q = QuantNet::from_network(&net).unwrap();
-    let mut f = Features::new();
+    for inputs in [NUM_FEATURES, FeatureSet::KingPiece.inputs()] {
+        portable_equals_vectorised(&random_net(&[inputs, 256, 32, 1], Activation::Relu, 4));
+    }
+}
+
+fn portable_equals_vectorised(net: &Network) {
+    let q = QuantNet::from_network(net).unwrap();
+    let mut f = Features::for_set(q.feature_set());
     let (mut a, mut b) = (vec![0; q.width()], vec![0; q.width()]);
     for pos in random_positions(300, 5, 100) {
         f.extract_perspective(&pos, Color::Sente);
@@ -206,7 +252,7 @@ fn errors(net: &Network, positions: &[Position]) -> (f32, f32) {
     let errs: Vec<f32> = positions
         .iter()
         .map(|pos| {
-            let float = net.logit(&Features::from_position(pos).to_f32());
+            let float = net.logit(&Features::of_set(net.feature_set(), pos).to_f32());
             (q.logit(pos) - float).abs()
         })
         .collect();
@@ -246,6 +292,22 @@ fn quantised_output_agrees_with_float() {
             random_net(&[NUM_FEATURES, 256, 32, 1], Activation::ClippedRelu, 9),
         ),
         ("widened generation 2", widened),
+        (
+            "king-piece relu 256-32",
+            random_net(
+                &[FeatureSet::KingPiece.inputs(), 256, 32, 1],
+                Activation::Relu,
+                10,
+            ),
+        ),
+        (
+            "king-piece crelu 128-32",
+            random_net(
+                &[FeatureSet::KingPiece.inputs(), 128, 32, 1],
+                Activation::ClippedRelu,
+                11,
+            ),
+        ),
         ("shipped", crate::nn::default_network()),
     ] {
         let (worst, mean) = errors(&net, &positions);
