@@ -1,7 +1,8 @@
 //! The learned move policy: PUCT's priors from a linear model over a handful of features of
 //! each move, trained (`engine train-policy`) on the moves the alpha-beta search chose in
 //! datagen shards. A move's logit is the sum of the weights of its features; the priors are
-//! the softmax of the logits, softened by a temperature (`mcts_policy_temp_centi`), over the legal moves.
+//! the softmax of the logits, softened by a temperature (`mcts_policy_temp_centi`), over the
+//! legal moves.
 //!
 //! Why linear over move features and not a head on the network: the network sees a position,
 //! not a move, and its inputs say nothing of which piece is where; a table over (piece, from,
@@ -284,7 +285,7 @@ impl MovePolicy {
     }
 }
 
-/// Turns logits into probabilities in place.
+/// Turns logits into probabilities in place (PUCT's priors, learned or from the ordering).
 pub fn softmax(values: &mut [f32]) {
     let max = values.iter().copied().fold(f32::NEG_INFINITY, f32::max);
     let mut sum = 0.0;

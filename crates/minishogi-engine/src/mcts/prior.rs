@@ -5,6 +5,7 @@
 //!
 //! Why not the ordering's raw scores: they are sort keys, not log-odds.
 
+use super::policy::softmax;
 use crate::search::SearchParams;
 use crate::search::ordering::{captured, is_quiet, tactical_gain, wins_exchange};
 use crate::shogi::{MoveList, Position};
@@ -66,19 +67,6 @@ pub fn priors(pos: &Position, moves: &MoveList, shape: &PriorShape, out: &mut Ve
         (logit + check) / shape.temperature
     }));
     softmax(out);
-}
-
-/// Turns logits into probabilities in place.
-fn softmax(values: &mut [f32]) {
-    let max = values.iter().copied().fold(f32::NEG_INFINITY, f32::max);
-    let mut sum = 0.0;
-    for v in values.iter_mut() {
-        *v = (*v - max).exp();
-        sum += *v;
-    }
-    for v in values.iter_mut() {
-        *v /= sum;
-    }
 }
 
 #[cfg(test)]
