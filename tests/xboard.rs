@@ -47,7 +47,18 @@ fn xboard_plays_a_whole_game_through_uci2wb() {
     assert!(pgn.contains(&format!("[Result \"{outcome}\"]")), "{pgn}");
     assert!(pgn.contains("1. "), "{pgn}");
     // Nothing the engines said was an error.
-    let debug = std::fs::read_to_string(out.join("xboard.debug")).unwrap();
+    // XBoard's debug log is not always UTF-8 (CI once saw it otherwise; XBoard copies raw bytes
+    // into it), so it is read lossily, and where it was not, the bytes are shown.
+    let raw = std::fs::read(out.join("xboard.debug")).unwrap();
+    if let Err(e) = std::str::from_utf8(&raw) {
+        let at = e.valid_up_to();
+        let window = &raw[at.saturating_sub(80)..(at + 40).min(raw.len())];
+        eprintln!(
+            "xboard.debug is not UTF-8 at byte {at}: {}",
+            window.escape_ascii()
+        );
+    }
+    let debug = String::from_utf8_lossy(&raw);
     for line in debug.lines() {
         assert!(
             !line.contains("error:") && !line.contains("Illegal move"),
