@@ -6,6 +6,7 @@ use super::position::Position;
 use super::repetition::repetition_verdict_after;
 use super::types::{Color, Move};
 use std::fmt;
+use std::sync::OnceLock;
 
 /// Why a game ended.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
@@ -88,29 +89,53 @@ pub use super::repetition::{
 };
 
 /// A game in progress (or finished): start position, moves, history and result.
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 pub struct Game {
     start: Position,
     position: Position,
     moves: Vec<Move>,
     history: Vec<HistoryEntry>,
     max_plies: Option<u32>,
-    /// The result by the rules of play (mate, no move, repetition), ignoring the ply limit.
-    rules_status: GameStatus,
+    /// The result by the rules of play (mate, no move, repetition), ignoring the ply limit:
+    /// judged when first asked, since a search that plays a path of known-legal moves
+    /// (`play_legal`) needs it only at the path's end.
+    rules_status: OnceLock<GameStatus>,
+}
+
+impl Clone for Game {
+    fn clone(&self) -> Game {
+        Game {
+            start: self.start.clone(),
+            position: self.position.clone(),
+            moves: self.moves.clone(),
+            history: self.history.clone(),
+            max_plies: self.max_plies,
+            rules_status: self.rules_status.clone(),
+        }
+    }
+
+    /// Field by field, so that the lists keep their allocations: a tree search resets its
+    /// game to the root this way at every simulation.
+    fn clone_from(&mut self, source: &Game) {
+        self.start.clone_from(&source.start);
+        self.position.clone_from(&source.position);
+        self.moves.clone_from(&source.moves);
+        self.history.clone_from(&source.history);
+        self.max_plies = source.max_plies;
+        self.rules_status.clone_from(&source.rules_status);
+    }
 }
 
 impl Game {
     pub fn new(position: Position) -> Game {
-        let mut game = Game {
+        Game {
             start: position.clone(),
             history: vec![HistoryEntry::of(&position)],
             position,
             moves: Vec::new(),
             max_plies: None,
-            rules_status: GameStatus::Ongoing,
-        };
-        game.rules_status = game.judge();
-        game
+            rules_status: OnceLock::new(),
+        }
     }
 
     pub fn startpos() -> Game {
@@ -133,11 +158,22 @@ impl Game {
                 reason: self.position.explain_illegal(mv),
             });
         }
+        self.play_legal(mv);
+        Ok(())
+    }
+
+    /// Plays `mv` without checking it: the caller knows that the game is not over and that
+    /// `mv` is legal here (it came from this position's `legal_moves`), as a tree search
+    /// replaying its own moves does. Anything else leaves the game meaningless.
+    pub fn play_legal(&mut self, mv: Move) {
+        debug_assert!(
+            !self.status().is_over() && self.position.is_legal(mv),
+            "{mv}"
+        );
         self.position.make_move(mv);
         self.moves.push(mv);
         self.history.push(HistoryEntry::of(&self.position));
-        self.rules_status = self.judge();
-        Ok(())
+        self.rules_status = OnceLock::new();
     }
 
     /// The current position.
@@ -208,8 +244,9 @@ impl Game {
     /// The result so far. A decisive result on the last allowed ply takes precedence over the
     /// ply limit.
     pub fn status(&self) -> GameStatus {
-        if self.rules_status.is_over() {
-            return self.rules_status;
+        let rules_status = *self.rules_status.get_or_init(|| self.judge());
+        if rules_status.is_over() {
+            return rules_status;
         }
         match self.max_plies {
             Some(limit) if self.moves.len() as u64 >= u64::from(limit) => {
@@ -410,6 +447,39 @@ mod tests {
                 reason: EndReason::Repetition
             }
         );
+    }
+
+    #[test]
+    fn play_legal_judges_as_play_does_when_asked() {
+        // A repetition reached by unchecked moves, the status asked only at the end.
+        let mut checked = Game::startpos();
+        play_usi(&mut checked, &format!("{SHUFFLE} {SHUFFLE} {SHUFFLE}"));
+        let mut unchecked = Game::startpos();
+        for mv in checked.moves() {
+            unchecked.play_legal(*mv);
+        }
+        assert!(checked.status().is_over());
+        assert_eq!(unchecked.status(), checked.status());
+        // Random games to their end, the status compared at every ply; a game reset by
+        // `clone_from` (which keeps the lists' allocations) equals the one it copies.
+        let mut rng = crate::testing::TestRng::new(7);
+        let mut scratch = Game::startpos();
+        for _ in 0..40 {
+            let (mut a, mut b) = (Game::startpos(), Game::startpos());
+            while !a.status().is_over() && a.plies() < 300 {
+                let moves = a.position().legal_moves();
+                let mv = moves.as_slice()[rng.below(moves.len())];
+                a.play(mv).unwrap();
+                b.play_legal(mv);
+                assert_eq!(a.status(), b.status(), "after {:?}", a.moves());
+            }
+            scratch.clone_from(&b);
+            assert_eq!(
+                (scratch.moves(), scratch.history(), scratch.position()),
+                (b.moves(), b.history(), b.position())
+            );
+            assert_eq!(scratch.status(), a.status());
+        }
     }
 
     #[test]

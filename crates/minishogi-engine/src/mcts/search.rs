@@ -111,7 +111,7 @@ impl Shared<'_> {
                 let Some(child) = select(&tree, node, self.mode, &self.puct) else {
                     break;
                 };
-                game.play(tree[child].mv).expect("tree moves are legal");
+                game.play_legal(tree[child].mv);
                 node = child;
             }
             self.seldepth.fetch_max(path.len() as u64 - 1, Relaxed);

@@ -3,7 +3,7 @@
 //! taken, a move proven to lose is never tried again.
 
 use super::Mode;
-use super::tree::{Proof, Tree};
+use super::tree::{Node, Proof, Tree};
 use crate::search::SearchParams;
 
 /// The seed's exploration constant for UCB1 (values in [0, 1]).
@@ -33,19 +33,39 @@ impl Puct {
 pub fn select(tree: &Tree, parent: usize, mode: Mode, puct: &Puct) -> Option<usize> {
     let node = &tree[parent];
     let parent_visits = f64::from(node.visits + node.virtual_loss).max(1.0);
-    // The parent's value for its side to move (its sum is kept for the side that moved there).
-    let parent_value = node.mean().map_or(0.5, |mean| 1.0 - mean);
-    let fpu = (parent_value - puct.fpu_reduction).max(0.0);
-    // UCB1's logarithm only (it was a few per cent of PUCT's time).
-    let log_visits = if mode == Mode::Uct {
-        parent_visits.ln()
-    } else {
-        0.0
-    };
-    let sqrt_visits = parent_visits.sqrt();
+    // Virtual losses count as lost visits (a value of 0 each). Each rule computes its own
+    // constants: a logarithm shared by both showed as a few per cent of PUCT's time.
+    match mode {
+        Mode::Uct => {
+            let log_visits = parent_visits.ln();
+            best_child(tree, parent, |child, n| {
+                if n == 0.0 {
+                    f64::INFINITY
+                } else {
+                    child.value_sum / n + UCB1_C * (log_visits / n).sqrt()
+                }
+            })
+        }
+        Mode::Puct => {
+            // The parent's value for its side to move (its sum is kept for the side that
+            // moved there).
+            let parent_value = node.mean().map_or(0.5, |mean| 1.0 - mean);
+            let fpu = (parent_value - puct.fpu_reduction).max(0.0);
+            let sqrt_visits = parent_visits.sqrt();
+            best_child(tree, parent, |child, n| {
+                let q = if n == 0.0 { fpu } else { child.value_sum / n };
+                q + puct.c * f64::from(child.prior) * sqrt_visits / (1.0 + n)
+            })
+        }
+    }
+}
+
+/// The child with the highest `score(child, visits counting virtual losses)`, with proofs
+/// first: a child proven lost for the opponent is taken, one proven won for it never.
+fn best_child(tree: &Tree, parent: usize, score: impl Fn(&Node, f64) -> f64) -> Option<usize> {
     let mut best = None;
     let mut best_score = f64::NEG_INFINITY;
-    for child in node.children() {
+    for child in tree[parent].children() {
         let c = &tree[child];
         match c.proof {
             // The opponent is lost after this move: nothing to weigh.
@@ -53,18 +73,9 @@ pub fn select(tree: &Tree, parent: usize, mode: Mode, puct: &Puct) -> Option<usi
             Proof::Win => continue,
             Proof::Unknown | Proof::Draw => {}
         }
-        let n = f64::from(c.visits + c.virtual_loss);
-        // Virtual losses count as lost visits (a value of 0 each).
-        let score = match mode {
-            Mode::Uct if n == 0.0 => f64::INFINITY,
-            Mode::Uct => c.value_sum / n + UCB1_C * (log_visits / n).sqrt(),
-            Mode::Puct => {
-                let q = if n == 0.0 { fpu } else { c.value_sum / n };
-                q + puct.c * f64::from(c.prior) * sqrt_visits / (1.0 + n)
-            }
-        };
-        if score > best_score {
-            best_score = score;
+        let s = score(c, f64::from(c.visits + c.virtual_loss));
+        if s > best_score {
+            best_score = s;
             best = Some(child);
         }
     }
