@@ -47,8 +47,8 @@ fn xboard_plays_a_whole_game_through_uci2wb() {
     assert!(pgn.contains(&format!("[Result \"{outcome}\"]")), "{pgn}");
     assert!(pgn.contains("1. "), "{pgn}");
     // Nothing the engines said was an error.
-    // XBoard's debug log is not always UTF-8 (CI once saw it otherwise; XBoard copies raw bytes
-    // into it), so it is read lossily, and where it was not, the bytes are shown.
+    // XBoard's debug log is not always UTF-8 (a CI run found bytes that were not; where from is
+    // not known yet), so it is read lossily, and where it was not, the bytes are shown.
     let raw = std::fs::read(out.join("xboard.debug")).unwrap();
     if let Err(e) = std::str::from_utf8(&raw) {
         let at = e.valid_up_to();
