@@ -14,6 +14,9 @@ pub const UCB1_C: f64 = std::f64::consts::SQRT_2;
 pub struct Puct {
     /// The exploration constant.
     pub c: f64,
+    /// The exploration's growth with the parent's visits (0: none) and its scale in visits.
+    pub c_growth: f64,
+    pub c_base: f64,
     /// An unvisited child's value: the parent's value less this (first-play urgency), so that
     /// a well-going node keeps to its best moves.
     pub fpu_reduction: f64,
@@ -23,7 +26,18 @@ impl Puct {
     pub fn from_params(params: &SearchParams) -> Puct {
         Puct {
             c: f64::from(params.mcts_c_centi) / 100.0,
+            c_growth: f64::from(params.mcts_c_growth_centi) / 100.0,
+            c_base: f64::from(params.mcts_c_base),
             fpu_reduction: f64::from(params.mcts_fpu_centi) / 100.0,
+        }
+    }
+
+    /// The exploration constant at a parent of `visits` visits.
+    pub fn exploration(&self, visits: f64) -> f64 {
+        if self.c_growth > 0.0 {
+            self.c + self.c_growth * ((visits + self.c_base) / self.c_base).ln()
+        } else {
+            self.c
         }
     }
 }
@@ -51,10 +65,11 @@ pub fn select(tree: &Tree, parent: usize, mode: Mode, puct: &Puct) -> Option<usi
             // moved there).
             let parent_value = node.mean().map_or(0.5, |mean| 1.0 - mean);
             let fpu = (parent_value - puct.fpu_reduction).max(0.0);
+            let c = puct.exploration(parent_visits);
             let sqrt_visits = parent_visits.sqrt();
             best_child(tree, parent, |child, n| {
                 let q = if n == 0.0 { fpu } else { child.value_sum / n };
-                q + puct.c * f64::from(child.prior) * sqrt_visits / (1.0 + n)
+                q + c * f64::from(child.prior) * sqrt_visits / (1.0 + n)
             })
         }
     }
@@ -90,6 +105,8 @@ mod tests {
 
     const DEFAULT: Puct = Puct {
         c: 2.0,
+        c_growth: 0.0,
+        c_base: 20000.0,
         fpu_reduction: 0.2,
     };
 
@@ -133,5 +150,24 @@ mod tests {
         assert_eq!(select(&tree, ROOT, Mode::Puct, &DEFAULT), Some(2));
         let tree = tree_with(&[(0.5, 5, 0.9, Proof::Win), (0.5, 5, 0.9, Proof::Win)]);
         assert_eq!(select(&tree, ROOT, Mode::Uct, &DEFAULT), None);
+    }
+
+    #[test]
+    fn exploration_grows_with_the_parents_visits_only_when_asked() {
+        assert_eq!(DEFAULT.exploration(1e6), 2.0);
+        let growing = Puct {
+            c_growth: 2.0,
+            ..DEFAULT
+        };
+        assert_eq!(growing.exploration(0.0), 2.0);
+        assert!((growing.exploration(20000.0) - (2.0 + 2.0 * 2f64.ln())).abs() < 1e-12);
+        // A well-visited parent: constant c keeps to the better, much-visited move; the grown
+        // c (about 5.4 at 91,000 visits) turns to the one visited a hundredth as often.
+        let tree = tree_with(&[
+            (0.9, 90000, 0.6, Proof::Unknown),
+            (0.1, 999, 0.5, Proof::Unknown),
+        ]);
+        assert_eq!(select(&tree, ROOT, Mode::Puct, &DEFAULT), Some(1));
+        assert_eq!(select(&tree, ROOT, Mode::Puct, &growing), Some(2));
     }
 }

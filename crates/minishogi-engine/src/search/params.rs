@@ -173,8 +173,14 @@ search_params! {
     /// `capture_history` on): MVV-LVA steps are 16 per centipawn of the victim.
     capture_history_divisor = 4, 1..=256;
     // ---- Monte Carlo tree search (`mcts`; the alpha-beta search reads none of these) ----
-    /// PUCT's exploration constant, in hundredths.
-    mcts_c_centi = 200, 1..=2000;
+    /// PUCT's exploration constant, in hundredths (1.5 beat 2 at 20,000 visits a move, 3 lost:
+    /// docs/results/mcts.md, "PUCT's constant at 20,000 visits").
+    mcts_c_centi = 150, 1..=2000;
+    /// PUCT's exploration grows with the parent's visits: c + this/100 · ln((N + base) / base),
+    /// base `mcts_c_base` (Leela's form), so that a long search explores more; 0 = constant c.
+    mcts_c_growth_centi = 0, 0..=2000;
+    /// The visits at which the growth term reaches ln 2 of its factor.
+    mcts_c_base = 20000, 1..=10000000;
     /// First-play urgency: an unvisited child is worth its parent's value less this many
     /// hundredths.
     mcts_fpu_centi = 20, 0..=100;
