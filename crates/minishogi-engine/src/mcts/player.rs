@@ -145,6 +145,7 @@ impl Mcts {
             puct: Puct::from_params(&self.opts.params),
             prior_shape: PriorShape::from_params(&self.opts.params),
             leaf_plies: self.opts.params.mcts_leaf_qs_plies as u32,
+            mate3_visits: self.opts.params.mcts_mate3_visits as u32,
             done: AtomicBool::new(false),
             begun: AtomicU64::new(0),
             visit_limit,

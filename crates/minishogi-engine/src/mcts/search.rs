@@ -22,7 +22,7 @@ use super::playout::random_playout;
 use super::policy::MovePolicy;
 use super::prior::{PriorShape, priors};
 use super::select::{Puct, select};
-use super::solver::{proof_of, proven_value, update_proof};
+use super::solver::{proof_of, prove_mate_in_three, proven_value, update_proof};
 use super::tree::{Growth, Proof, ROOT, Tree};
 use crate::eval::Evaluator;
 use crate::search::time::{TimeKeeper, budget};
@@ -42,6 +42,8 @@ pub struct Shared<'a> {
     pub prior_shape: PriorShape,
     /// Quiescence plies at a PUCT leaf (0: its static evaluation).
     pub leaf_plies: u32,
+    /// Visits at which a node is searched for a mate in three (0: never).
+    pub mate3_visits: u32,
     /// Set when the search is over (a limit reached, or `stop`).
     pub done: AtomicBool,
     /// Simulations begun, against the visit limit.
@@ -51,10 +53,12 @@ pub struct Shared<'a> {
     pub seldepth: AtomicU64,
 }
 
-/// One thread's scratch: the game along the path, the leaf's position for its quiescence
-/// search, the path, move and prior buffers, and the playouts' generator.
+/// One thread's scratch: the game along the path, a game for the mate-in-three probe, the
+/// leaf's position for its quiescence search, the path, move and prior buffers, and the
+/// playouts' generator.
 pub struct Scratch {
     game: Game,
+    probe: Game,
     leaf: Position,
     path: Vec<usize>,
     priors: Vec<f32>,
@@ -65,6 +69,7 @@ impl Scratch {
     pub fn new(root: &Game, thread: usize) -> Scratch {
         Scratch {
             game: root.clone(),
+            probe: root.clone(),
             leaf: root.position().clone(),
             path: Vec::new(),
             priors: Vec::new(),
@@ -89,6 +94,7 @@ impl Shared<'_> {
         }
         let Scratch {
             game,
+            probe,
             leaf: leaf_position,
             path,
             priors: prior_buffer,
@@ -105,6 +111,13 @@ impl Shared<'_> {
             loop {
                 path.push(node);
                 tree[node].virtual_loss += 1;
+                if self.mate3_visits > 0
+                    && tree[node].visits == self.mate3_visits
+                    && tree[node].growth == Growth::Expanded
+                    && tree[node].proof == Proof::Unknown
+                {
+                    prove_mate_in_three(&mut tree, node, game, probe);
+                }
                 if tree[node].growth != Growth::Expanded || tree[node].proof != Proof::Unknown {
                     break;
                 }
@@ -291,6 +304,7 @@ mod tests {
             puct: Puct::from_params(&crate::search::SearchParams::DEFAULT),
             prior_shape: PriorShape::DEFAULT,
             leaf_plies: 0,
+            mate3_visits: 0,
             done: AtomicBool::new(false),
             begun: AtomicU64::new(0),
             visit_limit: 100,

@@ -2,10 +2,11 @@
 //! judges it: mate, no legal move, 千日手 and its perpetual-check exception, the ply limit) is
 //! proven at its first visit; a mate in one is found when a node is expanded; and proofs
 //! propagate up: a node wins if one move leads to a lost position, loses if every move leads to
-//! a won one. Draws (the ply limit) are exact leaves but do not propagate.
+//! a won one. Draws (the ply limit) are exact leaves but do not propagate. A node the search
+//! keeps returning to may also be searched for a mate in three (`prove_mate_in_three`).
 
 use super::tree::{Growth, Proof, Tree};
-use crate::shogi::{Color, GameStatus};
+use crate::shogi::{Color, Game, GameStatus, Move};
 
 /// The proof of a finished game's position for its side to move `side`.
 pub fn proof_of(status: GameStatus, side: Color) -> Proof {
@@ -57,11 +58,65 @@ pub fn update_proof(tree: &mut Tree, index: usize) -> bool {
     true
 }
 
+/// Looks for a mate in three from expanded node `index`, whose position is `game`'s: a child's
+/// move that checks, after which every evasion allows a mate in one. If one is found, that
+/// child is proven lost for its side to move (in two plies) and the node won (in three);
+/// whether one was. `probe` is scratch. Lines that would end in a 千日手 (a fourth occurrence
+/// on the way) or pass the ply limit are not counted as mates: the rules' `Game` judges them.
+pub fn prove_mate_in_three(tree: &mut Tree, index: usize, game: &Game, probe: &mut Game) -> bool {
+    if game
+        .max_plies()
+        .is_some_and(|limit| game.plies() + 3 > limit as usize)
+    {
+        return false;
+    }
+    let mating = tree[index].children().find(|&child| {
+        tree[child].proof == Proof::Unknown && mates_in_two_more(game, tree[child].mv, probe)
+    });
+    let Some(child) = mating else {
+        return false;
+    };
+    let node = &mut tree[child];
+    node.proof = Proof::Loss;
+    node.proof_plies = 2;
+    if node.growth == Growth::Fresh {
+        node.growth = Growth::Leaf;
+    }
+    update_proof(tree, index)
+}
+
+/// Whether the legal move `mv` checks, and every reply to it leaves a mate in one.
+fn mates_in_two_more(game: &Game, mv: Move, probe: &mut Game) -> bool {
+    let pos = game.position();
+    if !pos.gives_check(mv) {
+        return false;
+    }
+    let checked = pos.after(mv);
+    if game.repetition_verdict_after(&checked).is_some() {
+        return false;
+    }
+    probe.clone_from(game);
+    probe.play_legal(mv);
+    let evasions = checked.legal_moves();
+    // No evasion is a mate in one, which the node's expansion has already found.
+    if evasions.is_empty() {
+        return false;
+    }
+    let mut reply = checked;
+    evasions.iter().all(|&evasion| {
+        let undo = reply.make_move(evasion);
+        let mated =
+            probe.repetition_verdict_after(&reply).is_none() && reply.mate_in_one().is_some();
+        reply.unmake_move(evasion, undo);
+        mated
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::super::tree::ROOT;
     use super::*;
-    use crate::shogi::Move;
+    use crate::shogi::Position;
 
     #[test]
     fn a_losing_child_proves_a_win_and_all_winning_children_a_loss() {
@@ -80,5 +135,88 @@ mod tests {
         tree[3].proof_plies = 0;
         assert!(update_proof(&mut tree, ROOT));
         assert_eq!((tree[ROOT].proof, tree[ROOT].proof_plies), (Proof::Win, 1));
+    }
+
+    /// The checking first moves of a mate in three, by brute force: every legal move, judged
+    /// by the position after it (in check, not mated), every reply, and every answer to it.
+    fn checking_mates_in_three(pos: &Position) -> Vec<Move> {
+        let mated_in_one =
+            |p: &Position| p.legal_moves().iter().any(|&m| p.after(m).is_checkmate());
+        pos.legal_moves()
+            .iter()
+            .copied()
+            .filter(|&m| {
+                let checked = pos.after(m);
+                let replies = checked.legal_moves();
+                checked.in_check()
+                    && !replies.is_empty()
+                    && replies.iter().all(|&r| mated_in_one(&checked.after(r)))
+            })
+            .collect()
+    }
+
+    /// A tree whose root (the position of `game`) has every legal move as a child.
+    fn expanded_root(game: &Game) -> Tree {
+        let mut tree = Tree::new(1);
+        tree.reset();
+        let moves = game.position().legal_moves();
+        let priors = vec![1.0 / moves.len() as f32; moves.len()];
+        assert!(tree.expand(ROOT, moves.as_slice(), &priors));
+        tree
+    }
+
+    #[test]
+    fn a_mate_in_three_proves_its_check_and_the_node() {
+        // Random positions with drops, each compared with brute force.
+        let mut found = 0;
+        for pos in crate::shogi::testing::random_positions_with_drops(33, 3000) {
+            if pos.clone().mate_in_one().is_some() {
+                continue;
+            }
+            let expected = checking_mates_in_three(&pos);
+            let game = Game::new(pos);
+            let mut tree = expanded_root(&game);
+            let mut probe = game.clone();
+            let proved = prove_mate_in_three(&mut tree, ROOT, &game, &mut probe);
+            assert_eq!(
+                proved,
+                !expected.is_empty(),
+                "{}",
+                game.position().to_sfen()
+            );
+            if proved {
+                found += 1;
+                assert_eq!((tree[ROOT].proof, tree[ROOT].proof_plies), (Proof::Win, 3));
+                let proven: Vec<_> = tree[ROOT]
+                    .children()
+                    .filter(|&c| tree[c].proof == Proof::Loss)
+                    .collect();
+                assert_eq!(proven.len(), 1);
+                let child = &tree[proven[0]];
+                assert!(expected.contains(&child.mv), "{}", child.mv);
+                assert_eq!((child.proof_plies, child.growth), (2, Growth::Leaf));
+            } else {
+                assert_eq!(tree[ROOT].proof, Proof::Unknown);
+            }
+        }
+        assert!(found >= 10, "only {found} positions with a mate in three");
+    }
+
+    #[test]
+    fn no_mate_in_three_past_the_ply_limit() {
+        for pos in crate::shogi::testing::random_positions_with_drops(33, 3000) {
+            if pos.clone().mate_in_one().is_some() || checking_mates_in_three(&pos).is_empty() {
+                continue;
+            }
+            let mut game = Game::new(pos);
+            let mut probe = game.clone();
+            game.set_max_plies(Some(2));
+            let mut tree = expanded_root(&game);
+            assert!(!prove_mate_in_three(&mut tree, ROOT, &game, &mut probe));
+            game.set_max_plies(Some(3));
+            assert!(prove_mate_in_three(&mut tree, ROOT, &game, &mut probe));
+            return;
+        }
+        panic!("no position with a mate in three");
     }
 }

@@ -195,6 +195,9 @@ search_params! {
     /// A leaf's value comes from a quiescence search (captures and promotions, evasions in
     /// check) of at most this many plies; 0 values it by the static evaluation.
     mcts_leaf_qs_plies = 0, 0..=16;
+    /// A node is searched for a mate in three (a check after which every evasion is mated at
+    /// once) when its visits reach this; 0: never (only the mate in one at expansion).
+    mcts_mate3_visits = 0, 0..=1000000;
     /// 1: a search starts from the subtree of the last search's tree under the moves played
     /// since (tree reuse); 0: from an empty tree.
     mcts_reuse = 1, 0..=1;
