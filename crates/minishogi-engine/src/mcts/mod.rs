@@ -7,7 +7,7 @@
 //!   `prior`), each leaf valued by the evaluator (the network in play).
 //!
 //! Both prove what they can (`solver`: finished games, mates in one at expansion, proofs
-//! propagated), judge repetitions and the ply limit by `Game` (the rules' one owner), keep
+//! propagated; optionally mates by checks at nodes visited often, by `search::mate`), judge repetitions and the ply limit by `Game` (the rules' one owner), keep
 //! their tree in a pool sized by `USI_Hash` (`tree`), search on `Threads` threads sharing the
 //! tree with virtual losses (`search`), and report as the alpha-beta search does (`report`).
 //!

@@ -12,6 +12,7 @@ use super::prior::PriorShape;
 use super::report::{Progress, info_lines, result};
 use super::search::{Outcome, Scratch, Shared, Watch};
 use super::select::Puct;
+use super::solver::MateProbe;
 use super::tree::{Growth, ROOT, Tree};
 use crate::eval::{Evaluator, MaterialEvaluator};
 use crate::player::{MCTS, Player, UCT};
@@ -146,6 +147,7 @@ impl Mcts {
             prior_shape: PriorShape::from_params(&self.opts.params),
             leaf_plies: self.opts.params.mcts_leaf_qs_plies as u32,
             mate3_visits: self.opts.params.mcts_mate3_visits as u32,
+            mate_probe: MateProbe::from_params(&self.opts.params),
             done: AtomicBool::new(false),
             begun: AtomicU64::new(0),
             visit_limit,
@@ -168,7 +170,7 @@ impl Mcts {
             for thread in 1..threads {
                 let shared = &shared;
                 scope.spawn(move || {
-                    let mut scratch = Scratch::new(game, thread);
+                    let mut scratch = Scratch::new(game, thread, &shared.mate_probe);
                     while !shared.done.load(Relaxed) && !control.stop.load(Relaxed) {
                         if shared.simulate(&mut scratch) == Outcome::Finished {
                             break;
@@ -176,7 +178,7 @@ impl Mcts {
                     }
                 });
             }
-            let mut scratch = Scratch::new(game, 0);
+            let mut scratch = Scratch::new(game, 0, &shared.mate_probe);
             // At least one simulation, even when stopped at once: it expands the root.
             loop {
                 if shared.simulate(&mut scratch) == Outcome::Finished

@@ -22,9 +22,12 @@ use super::playout::random_playout;
 use super::policy::MovePolicy;
 use super::prior::{PriorShape, priors};
 use super::select::{Puct, select};
-use super::solver::{proof_of, prove_mate_in_three, proven_value, update_proof};
+use super::solver::{
+    MateProbe, proof_of, prove_mate_by_checks, prove_mate_in_three, proven_value, update_proof,
+};
 use super::tree::{Growth, Proof, ROOT, Tree};
 use crate::eval::Evaluator;
+use crate::search::mate::MateMemory;
 use crate::search::time::{TimeKeeper, budget};
 use crate::search::{Limits, SearchControl};
 use crate::shogi::{Game, Move, Position};
@@ -44,6 +47,8 @@ pub struct Shared<'a> {
     pub leaf_plies: u32,
     /// Visits at which a node is searched for a mate in three (0: never).
     pub mate3_visits: u32,
+    /// The mate search by checks at the nodes (`visits` 0: never).
+    pub mate_probe: MateProbe,
     /// Set when the search is over (a limit reached, or `stop`).
     pub done: AtomicBool,
     /// Simulations begun, against the visit limit.
@@ -54,11 +59,12 @@ pub struct Shared<'a> {
 }
 
 /// One thread's scratch: the game along the path, a game for the mate-in-three probe, the
-/// leaf's position for its quiescence search, the path, move and prior buffers, and the
-/// playouts' generator.
+/// mate search's memory (when it runs), the leaf's position for its quiescence search, the
+/// path, move and prior buffers, and the playouts' generator.
 pub struct Scratch {
     game: Game,
     probe: Game,
+    mate: Option<MateMemory>,
     leaf: Position,
     path: Vec<usize>,
     priors: Vec<f32>,
@@ -66,10 +72,12 @@ pub struct Scratch {
 }
 
 impl Scratch {
-    pub fn new(root: &Game, thread: usize) -> Scratch {
+    /// `mate_probe`: the search's, to size the mate search's memory (none if it is off).
+    pub fn new(root: &Game, thread: usize, mate_probe: &MateProbe) -> Scratch {
         Scratch {
             game: root.clone(),
             probe: root.clone(),
+            mate: mate_probe.memory(),
             leaf: root.position().clone(),
             path: Vec::new(),
             priors: Vec::new(),
@@ -95,6 +103,7 @@ impl Shared<'_> {
         let Scratch {
             game,
             probe,
+            mate,
             leaf: leaf_position,
             path,
             priors: prior_buffer,
@@ -117,6 +126,13 @@ impl Shared<'_> {
                     && tree[node].proof == Proof::Unknown
                 {
                     prove_mate_in_three(&mut tree, node, game, probe);
+                }
+                if let Some(memory) = mate.as_mut()
+                    && tree[node].visits == self.mate_probe.visits
+                    && tree[node].growth == Growth::Expanded
+                    && tree[node].proof == Proof::Unknown
+                {
+                    prove_mate_by_checks(&mut tree, node, game, memory, &self.mate_probe);
                 }
                 if tree[node].growth != Growth::Expanded || tree[node].proof != Proof::Unknown {
                     break;
@@ -305,12 +321,13 @@ mod tests {
             prior_shape: PriorShape::DEFAULT,
             leaf_plies: 0,
             mate3_visits: 0,
+            mate_probe: MateProbe::from_params(&crate::search::SearchParams::DEFAULT),
             done: AtomicBool::new(false),
             begun: AtomicU64::new(0),
             visit_limit: 100,
             seldepth: AtomicU64::new(0),
         };
-        let mut scratch = Scratch::new(&game, 0);
+        let mut scratch = Scratch::new(&game, 0, &shared.mate_probe);
         assert_eq!(shared.simulate(&mut scratch), Outcome::Done);
         assert_eq!(shared.simulate(&mut scratch), Outcome::Finished);
         let tree = shared.tree.lock().unwrap();

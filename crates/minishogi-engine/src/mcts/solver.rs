@@ -3,10 +3,42 @@
 //! proven at its first visit; a mate in one is found when a node is expanded; and proofs
 //! propagate up: a node wins if one move leads to a lost position, loses if every move leads to
 //! a won one. Draws (the ply limit) are exact leaves but do not propagate. A node the search
-//! keeps returning to may also be searched for a mate in three (`prove_mate_in_three`).
+//! keeps returning to may also be searched for a mate in three (`prove_mate_in_three`), or for
+//! a longer mate by checks (`prove_mate_by_checks`).
 
 use super::tree::{Growth, Proof, Tree};
+use crate::search::SearchParams;
+use crate::search::mate::{MateMemory, mate_within};
 use crate::shogi::{Color, Game, GameStatus, Move};
+
+/// The mate search by checks at a tree node: when, how deep, how many nodes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MateProbe {
+    /// A node is searched when its visits reach this (0: never).
+    pub visits: u32,
+    /// The longest mate looked for, in plies.
+    pub plies: u32,
+    /// The solver's nodes at one tree node.
+    pub nodes: u64,
+}
+
+/// The mate search's table: 2^16 entries, 1 MiB a thread.
+const MATE_TABLE_BITS: u32 = 16;
+
+impl MateProbe {
+    pub fn from_params(params: &SearchParams) -> MateProbe {
+        MateProbe {
+            visits: params.mcts_mate_visits as u32,
+            plies: params.mcts_mate_plies as u32,
+            nodes: params.mcts_mate_nodes as u64,
+        }
+    }
+
+    /// A thread's memory for the search, `None` when it is off.
+    pub fn memory(&self) -> Option<MateMemory> {
+        (self.visits > 0).then(|| MateMemory::new(MATE_TABLE_BITS))
+    }
+}
 
 /// The proof of a finished game's position for its side to move `side`.
 pub fn proof_of(status: GameStatus, side: Color) -> Proof {
@@ -79,6 +111,47 @@ pub fn prove_mate_in_three(tree: &mut Tree, index: usize, game: &Game, probe: &m
     let node = &mut tree[child];
     node.proof = Proof::Loss;
     node.proof_plies = 2;
+    if node.growth == Growth::Fresh {
+        node.growth = Growth::Leaf;
+    }
+    update_proof(tree, index)
+}
+
+/// Looks for a mate by checks from expanded node `index`, whose position is `game`'s, within
+/// the probe's plies and nodes (and the game's ply limit). If one is found, the child of its
+/// first move is proven lost for its side to move and the node won; whether it was. Lines
+/// through a position of the game before (or earlier on the line) are not counted, so no mate
+/// found runs into 千日手.
+pub fn prove_mate_by_checks(
+    tree: &mut Tree,
+    index: usize,
+    game: &Game,
+    memory: &mut MateMemory,
+    probe: &MateProbe,
+) -> bool {
+    let plies = match game.max_plies() {
+        Some(limit) => probe
+            .plies
+            .min((limit as usize).saturating_sub(game.plies()) as u32),
+        None => probe.plies,
+    };
+    if plies < 3 {
+        return false;
+    }
+    let history = game.history();
+    let earlier = history[..history.len() - 1].iter().map(|entry| entry.key);
+    let Some(line) = mate_within(game.position(), earlier, memory, plies, probe.nodes) else {
+        return false;
+    };
+    let Some(child) = tree[index].children().find(|&c| tree[c].mv == line[0]) else {
+        return false;
+    };
+    let node = &mut tree[child];
+    if node.proof != Proof::Unknown {
+        return false;
+    }
+    node.proof = Proof::Loss;
+    node.proof_plies = (line.len() - 1) as u16;
     if node.growth == Growth::Fresh {
         node.growth = Growth::Leaf;
     }
@@ -200,6 +273,117 @@ mod tests {
             }
         }
         assert!(found >= 10, "only {found} positions with a mate in three");
+    }
+
+    /// The mate search by checks at a node, with one memory kept over every position, against
+    /// a fresh solver for each (the memory must not change an answer), the brute force for
+    /// mates in three, and the rules for the lines.
+    #[test]
+    fn a_mate_by_checks_proves_its_first_move_and_the_node() {
+        let probe = MateProbe {
+            visits: 1,
+            plies: 5,
+            nodes: u64::MAX,
+        };
+        let mut kept = probe.memory().expect("a memory");
+        let (mut threes, mut fives) = (0, 0);
+        for pos in crate::shogi::testing::random_positions_with_drops(34, 1500) {
+            if pos.clone().mate_in_one().is_some() {
+                continue;
+            }
+            let mut fresh = MateMemory::new(12);
+            let line = mate_within(&pos, [], &mut fresh, 5, u64::MAX);
+            let game = Game::new(pos.clone());
+            let mut tree = expanded_root(&game);
+            let proved = prove_mate_by_checks(&mut tree, ROOT, &game, &mut kept, &probe);
+            assert_eq!(proved, line.is_some(), "{}", pos.to_sfen());
+            let Some(line) = line else {
+                assert!(
+                    checking_mates_in_three(&pos).is_empty(),
+                    "{}",
+                    pos.to_sfen()
+                );
+                assert_eq!(tree[ROOT].proof, Proof::Unknown);
+                continue;
+            };
+            let mut p = pos.clone();
+            for (i, &mv) in line.iter().enumerate() {
+                assert!(p.is_legal(mv), "{}: {mv}", pos.to_sfen());
+                assert!(i % 2 == 1 || p.gives_check(mv), "{}: {mv}", pos.to_sfen());
+                p.make_move(mv);
+            }
+            assert!(p.is_checkmate(), "{}", pos.to_sfen());
+            let shortest_is_three = !checking_mates_in_three(&pos).is_empty();
+            assert_eq!(line.len() == 3, shortest_is_three, "{}", pos.to_sfen());
+            if shortest_is_three {
+                threes += 1;
+            } else {
+                fives += 1;
+            }
+            let plies = line.len() as u16;
+            assert_eq!(
+                (tree[ROOT].proof, tree[ROOT].proof_plies),
+                (Proof::Win, plies)
+            );
+            let proven: Vec<_> = tree[ROOT]
+                .children()
+                .filter(|&c| tree[c].proof == Proof::Loss)
+                .collect();
+            assert_eq!(proven.len(), 1);
+            let child = &tree[proven[0]];
+            assert_eq!((child.mv, child.proof_plies), (line[0], plies - 1));
+        }
+        assert!(
+            threes >= 5 && fives >= 5,
+            "{threes} mates in three, {fives} in five"
+        );
+    }
+
+    #[test]
+    fn no_mate_by_checks_through_a_position_of_the_game_before() {
+        let probe = MateProbe {
+            visits: 1,
+            plies: 3,
+            nodes: u64::MAX,
+        };
+        for pos in crate::shogi::testing::random_positions_with_drops(33, 3000) {
+            let checks = checking_mates_in_three(&pos);
+            if pos.clone().mate_in_one().is_some() || checks.len() != 1 {
+                continue;
+            }
+            let mut memory = probe.memory().expect("a memory");
+            let after = pos.after(checks[0]).key();
+            assert!(mate_within(&pos, [], &mut memory, 3, u64::MAX).is_some());
+            // The position after the only mating check stood on the board before (with the
+            // same side to move): the line would repeat it, so it is not counted.
+            assert_eq!(mate_within(&pos, [after], &mut memory, 3, u64::MAX), None);
+            // Nor past the game's ply limit, nor beyond the node budget.
+            let mut game = Game::new(pos);
+            game.set_max_plies(Some(2));
+            let mut tree = expanded_root(&game);
+            assert!(!prove_mate_by_checks(
+                &mut tree,
+                ROOT,
+                &game,
+                &mut memory,
+                &probe
+            ));
+            game.set_max_plies(Some(3));
+            let few_nodes = MateProbe { nodes: 1, ..probe };
+            let mut fresh = probe.memory().expect("a memory");
+            assert!(!prove_mate_by_checks(
+                &mut tree, ROOT, &game, &mut fresh, &few_nodes
+            ));
+            assert!(prove_mate_by_checks(
+                &mut tree,
+                ROOT,
+                &game,
+                &mut memory,
+                &probe
+            ));
+            return;
+        }
+        panic!("no position with a single mate in three");
     }
 
     #[test]

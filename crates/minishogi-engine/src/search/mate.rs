@@ -1,7 +1,10 @@
 //! `go mate`: a mate solver by continuous checks. Iterative deepening over odd depths (the
 //! attacker checks at every move, the defender tries every evasion) finds the shortest mate;
-//! a table of positions proven to have no mate within a depth prunes re-searches.
+//! a table of positions proven to have no mate within a depth prunes re-searches. The same
+//! solver, capped in plies and nodes and keeping its memory between calls, looks for mates
+//! at the nodes of a Monte Carlo tree search (`mate_within`).
 
+use std::sync::atomic::AtomicBool;
 use std::sync::atomic::Ordering::Relaxed;
 use std::time::{Duration, Instant};
 
@@ -12,10 +15,12 @@ use crate::shogi::{GenKind, Move, MoveList, PieceKind, Position, Square};
 
 /// Longest mate looked for, in plies.
 pub const MAX_MATE_PLY: u32 = 125;
+/// `go mate`'s table: 16 MiB.
 const TABLE_BITS: u32 = 20;
 /// Nodes between two looks at the clock and the stop flag.
 const POLL_INTERVAL: u64 = 4096;
 const UNLIMITED: u16 = u16::MAX;
+const LINE: usize = MAX_MATE_PLY as usize + 2;
 
 #[derive(Clone, Copy, Default)]
 struct Entry {
@@ -24,30 +29,94 @@ struct Entry {
     no_mate_within: u16,
 }
 
+/// The solver's memory: the table of positions proven free of a mate within a depth, the
+/// line and the principal variations. A caller that solves many positions keeps one: what the
+/// table holds depends on the position alone, so it serves every later call.
+pub struct MateMemory {
+    table_bits: u32,
+    table: Vec<Entry>,
+    /// Keys of the positions on the current line (and of the game before it), for repetition.
+    path: Vec<u64>,
+    pv: Vec<[Move; LINE]>,
+    pv_len: Vec<usize>,
+}
+
+impl MateMemory {
+    /// A memory whose table has `2^table_bits` entries of 16 bytes.
+    pub fn new(table_bits: u32) -> MateMemory {
+        MateMemory {
+            table_bits,
+            table: vec![Entry::default(); 1 << table_bits],
+            path: Vec::with_capacity(LINE),
+            pv: vec![[Move::NULL; LINE]; LINE],
+            pv_len: vec![0; LINE],
+        }
+    }
+}
+
+/// When a solve gives up: the stop flag, a deadline, a node budget.
+struct Limit<'a> {
+    stop: Option<&'a AtomicBool>,
+    deadline: Option<Instant>,
+    nodes: u64,
+}
+
 /// Solves from `pos` (the side to move attacks) until a proof, `time` or `control.stop`.
 pub fn solve(pos: &Position, time: Option<Duration>, control: &SearchControl) -> MateResult {
+    let mut memory = MateMemory::new(TABLE_BITS);
+    let limit = Limit {
+        stop: Some(&control.stop),
+        deadline: time.map(|t| Instant::now() + t),
+        nodes: u64::MAX,
+    };
+    deepen(pos, &mut memory, limit, MAX_MATE_PLY)
+}
+
+/// A mate of at most `max_plies` plies from `pos` (the side to move attacks), looked for
+/// within `node_limit` nodes; `None` if none was found within both limits. `earlier` are the
+/// keys of the game's positions before `pos`, oldest first: a line through a position that
+/// occurred before (with the same side to move) is not counted, so no mate found can run into
+/// 千日手.
+pub fn mate_within(
+    pos: &Position,
+    earlier: impl IntoIterator<Item = u64>,
+    memory: &mut MateMemory,
+    max_plies: u32,
+    node_limit: u64,
+) -> Option<Vec<Move>> {
+    memory.path.clear();
+    memory.path.extend(earlier);
+    let limit = Limit {
+        stop: None,
+        deadline: None,
+        nodes: node_limit,
+    };
+    match deepen(pos, memory, limit, max_plies.min(MAX_MATE_PLY)) {
+        MateResult::Mate(moves) => Some(moves),
+        MateResult::NoMate | MateResult::Timeout => None,
+    }
+}
+
+fn deepen(pos: &Position, memory: &mut MateMemory, limit: Limit, max_plies: u32) -> MateResult {
     let mut solver = Solver {
         pos: pos.clone(),
-        control,
-        deadline: time.map(|t| Instant::now() + t),
+        limit,
         nodes: 0,
         stopped: false,
-        table: vec![Entry::default(); 1 << TABLE_BITS],
-        path: Vec::with_capacity(MAX_MATE_PLY as usize + 2),
-        pv: vec![[Move::NULL; MAX_MATE_PLY as usize + 2]; MAX_MATE_PLY as usize + 2],
-        pv_len: vec![0; MAX_MATE_PLY as usize + 2],
+        memory,
         horizon_hits: 0,
         repetitions: 0,
     };
     let mut depth = 1;
-    while depth <= MAX_MATE_PLY {
+    while depth <= max_plies {
         solver.horizon_hits = 0;
         let found = solver.attack(depth, 0);
         if solver.stopped {
             return MateResult::Timeout;
         }
         if found.is_some() {
-            return MateResult::Mate(solver.pv[0][..solver.pv_len[0]].to_vec());
+            let m = &solver.memory;
+            return MateResult::Mate(m.pv[0][..m.pv_len[0]].to_vec());
         }
         if solver.horizon_hits == 0 {
             // The whole tree of checks was explored without reaching the depth limit.
@@ -55,20 +124,18 @@ pub fn solve(pos: &Position, time: Option<Duration>, control: &SearchControl) ->
         }
         depth += 2;
     }
+    if max_plies < MAX_MATE_PLY {
+        return MateResult::Timeout;
+    }
     MateResult::NoMate
 }
 
 struct Solver<'a> {
     pos: Position,
-    control: &'a SearchControl,
-    deadline: Option<Instant>,
+    limit: Limit<'a>,
     nodes: u64,
     stopped: bool,
-    table: Vec<Entry>,
-    /// Keys of the positions on the current line, for repetition.
-    path: Vec<u64>,
-    pv: Vec<[Move; MAX_MATE_PLY as usize + 2]>,
-    pv_len: Vec<usize>,
+    memory: &'a mut MateMemory,
     /// Times the depth limit (or a depth-limited table entry) cut a line: if none in an
     /// iteration, deeper iterations cannot find more.
     horizon_hits: u64,
@@ -79,9 +146,10 @@ struct Solver<'a> {
 impl Solver<'_> {
     fn tick(&mut self) -> bool {
         self.nodes += 1;
-        if self.nodes.is_multiple_of(POLL_INTERVAL)
-            && (self.control.stop.load(Relaxed)
-                || self.deadline.is_some_and(|d| Instant::now() >= d))
+        if self.nodes >= self.limit.nodes
+            || (self.nodes.is_multiple_of(POLL_INTERVAL)
+                && (self.limit.stop.is_some_and(|s| s.load(Relaxed))
+                    || self.limit.deadline.is_some_and(|d| Instant::now() >= d)))
         {
             self.stopped = true;
         }
@@ -89,12 +157,12 @@ impl Solver<'_> {
     }
 
     fn slot(&self, key: u64) -> usize {
-        (key >> (64 - TABLE_BITS)) as usize
+        (key >> (64 - self.memory.table_bits)) as usize
     }
 
     /// Whether the table proves there is no mate within `depth`.
     fn known_no_mate(&mut self, key: u64, depth: u32) -> bool {
-        let e = self.table[self.slot(key)];
+        let e = self.memory.table[self.slot(key)];
         if e.key != key || u32::from(e.no_mate_within) < depth {
             return false;
         }
@@ -114,7 +182,7 @@ impl Solver<'_> {
             depth as u16
         };
         let slot = self.slot(key);
-        let e = &mut self.table[slot];
+        let e = &mut self.memory.table[slot];
         if e.key != key || e.no_mate_within < within {
             *e = Entry {
                 key,
@@ -125,17 +193,19 @@ impl Solver<'_> {
 
     /// Whether the position `key`, about to be pushed on the path, occurred on the line before.
     fn repeats(&self, key: u64) -> bool {
-        repetition::repeats(&self.path[..], key, self.path.len(), 0)
+        let path = &self.memory.path;
+        repetition::repeats(&path[..], key, path.len(), 0)
     }
 
     /// The attacker (side to move) mates within `depth` plies, all checks: the length found.
     fn attack(&mut self, depth: u32, ply: usize) -> Option<u32> {
-        self.pv_len[ply] = 0;
+        self.memory.pv_len[ply] = 0;
         if self.tick() {
             return None;
         }
         let key = self.pos.key();
-        if self.repeats(key) {
+        // The root itself may repeat the game before it: the rules have judged it already.
+        if ply > 0 && self.repeats(key) {
             self.repetitions += 1;
             return None;
         }
@@ -153,7 +223,7 @@ impl Solver<'_> {
             }
         }
         checks.sort();
-        self.path.push(key);
+        self.memory.path.push(key);
         let mut found = None;
         for &mv in checks.moves() {
             let undo = self.pos.make_move(mv);
@@ -168,7 +238,7 @@ impl Solver<'_> {
                 break;
             }
         }
-        self.path.pop();
+        self.memory.path.pop();
         if found.is_none() {
             self.record_no_mate(key, depth, horizon_before, reps_before);
         }
@@ -178,7 +248,7 @@ impl Solver<'_> {
     /// The defender (side to move, in check) is mated within `depth` plies whatever it does:
     /// the length of its longest resistance.
     fn defend(&mut self, depth: u32, ply: usize) -> Option<u32> {
-        self.pv_len[ply] = 0;
+        self.memory.pv_len[ply] = 0;
         if self.tick() {
             return None;
         }
@@ -206,7 +276,7 @@ impl Solver<'_> {
             evasions.push(mv, defence_order(&self.pos, mv));
         }
         evasions.sort();
-        self.path.push(key);
+        self.memory.path.push(key);
         let mut longest: Option<u32> = None;
         for &mv in evasions.moves() {
             let undo = self.pos.make_move(mv);
@@ -229,7 +299,7 @@ impl Solver<'_> {
                 }
             }
         }
-        self.path.pop();
+        self.memory.path.pop();
         if longest.is_none() {
             self.record_no_mate(key, depth, horizon_before, reps_before);
         }
@@ -237,11 +307,12 @@ impl Solver<'_> {
     }
 
     fn set_pv(&mut self, ply: usize, mv: Move) {
-        let child_len = self.pv_len[ply + 1];
-        let (head, tail) = self.pv.split_at_mut(ply + 1);
+        let m = &mut *self.memory;
+        let child_len = m.pv_len[ply + 1];
+        let (head, tail) = m.pv.split_at_mut(ply + 1);
         head[ply][0] = mv;
         head[ply][1..=child_len].copy_from_slice(&tail[0][..child_len]);
-        self.pv_len[ply] = child_len + 1;
+        m.pv_len[ply] = child_len + 1;
     }
 }
 

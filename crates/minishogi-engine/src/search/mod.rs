@@ -21,7 +21,7 @@
 pub mod eval_params;
 pub(crate) mod heuristics;
 mod iterate;
-mod mate;
+pub(crate) mod mate;
 mod movepick;
 mod node;
 pub(crate) mod ordering;

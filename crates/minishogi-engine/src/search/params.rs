@@ -198,6 +198,13 @@ search_params! {
     /// A node is searched for a mate in three (a check after which every evasion is mated at
     /// once) when its visits reach this; 0: never (only the mate in one at expansion).
     mcts_mate3_visits = 0, 0..=1000000;
+    /// A node is searched for a mate by checks (`search::mate`) of at most
+    /// `mcts_mate_plies` plies and `mcts_mate_nodes` nodes when its visits reach this; 0: never.
+    mcts_mate_visits = 0, 0..=1000000;
+    /// The longest mate that search looks for, in plies.
+    mcts_mate_plies = 7, 3..=31;
+    /// The nodes that search may spend at one tree node.
+    mcts_mate_nodes = 2000, 1..=10000000;
     /// 1: a search starts from the subtree of the last search's tree under the moves played
     /// since (tree reuse); 0: from an empty tree.
     mcts_reuse = 1, 0..=1;
