@@ -199,8 +199,9 @@ search_params! {
     /// once) when its visits reach this; 0: never (only the mate in one at expansion).
     mcts_mate3_visits = 0, 0..=1000000;
     /// A node is searched for a mate by checks (`search::mate`) of at most
-    /// `mcts_mate_plies` plies and `mcts_mate_nodes` nodes when its visits reach this; 0: never.
-    mcts_mate_visits = 0, 0..=1000000;
+    /// `mcts_mate_plies` plies and `mcts_mate_nodes` nodes when its visits reach this; 0: never
+    /// (docs/results/mcts.md, "A mate search by checks at the nodes").
+    mcts_mate_visits = 32, 0..=1000000;
     /// The longest mate that search looks for, in plies.
     mcts_mate_plies = 7, 3..=31;
     /// The nodes that search may spend at one tree node.
