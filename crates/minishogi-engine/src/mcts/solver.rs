@@ -108,9 +108,15 @@ pub fn prove_mate_in_three(tree: &mut Tree, index: usize, game: &Game, probe: &m
     let Some(child) = mating else {
         return false;
     };
+    prove_child_lost(tree, index, child, 2)
+}
+
+/// Marks `child` of node `index` lost for its side to move in `plies`, as a mate search found
+/// it, and re-derives the node's proof (now a win); whether the node became proven.
+fn prove_child_lost(tree: &mut Tree, index: usize, child: usize, plies: u16) -> bool {
     let node = &mut tree[child];
     node.proof = Proof::Loss;
-    node.proof_plies = 2;
+    node.proof_plies = plies;
     if node.growth == Growth::Fresh {
         node.growth = Growth::Leaf;
     }
@@ -146,16 +152,10 @@ pub fn prove_mate_by_checks(
     let Some(child) = tree[index].children().find(|&c| tree[c].mv == line[0]) else {
         return false;
     };
-    let node = &mut tree[child];
-    if node.proof != Proof::Unknown {
+    if tree[child].proof != Proof::Unknown {
         return false;
     }
-    node.proof = Proof::Loss;
-    node.proof_plies = (line.len() - 1) as u16;
-    if node.growth == Growth::Fresh {
-        node.growth = Growth::Leaf;
-    }
-    update_proof(tree, index)
+    prove_child_lost(tree, index, child, (line.len() - 1) as u16)
 }
 
 /// Whether the legal move `mv` checks, and every reply to it leaves a mate in one.
@@ -238,6 +238,16 @@ mod tests {
         tree
     }
 
+    /// The root's one child proven lost (a probe proves exactly one).
+    fn only_lost_child(tree: &Tree) -> usize {
+        let proven: Vec<_> = tree[ROOT]
+            .children()
+            .filter(|&c| tree[c].proof == Proof::Loss)
+            .collect();
+        assert_eq!(proven.len(), 1);
+        proven[0]
+    }
+
     #[test]
     fn a_mate_in_three_proves_its_check_and_the_node() {
         // Random positions with drops, each compared with brute force.
@@ -260,12 +270,7 @@ mod tests {
             if proved {
                 found += 1;
                 assert_eq!((tree[ROOT].proof, tree[ROOT].proof_plies), (Proof::Win, 3));
-                let proven: Vec<_> = tree[ROOT]
-                    .children()
-                    .filter(|&c| tree[c].proof == Proof::Loss)
-                    .collect();
-                assert_eq!(proven.len(), 1);
-                let child = &tree[proven[0]];
+                let child = &tree[only_lost_child(&tree)];
                 assert!(expected.contains(&child.mv), "{}", child.mv);
                 assert_eq!((child.proof_plies, child.growth), (2, Growth::Leaf));
             } else {
@@ -325,12 +330,7 @@ mod tests {
                 (tree[ROOT].proof, tree[ROOT].proof_plies),
                 (Proof::Win, plies)
             );
-            let proven: Vec<_> = tree[ROOT]
-                .children()
-                .filter(|&c| tree[c].proof == Proof::Loss)
-                .collect();
-            assert_eq!(proven.len(), 1);
-            let child = &tree[proven[0]];
+            let child = &tree[only_lost_child(&tree)];
             assert_eq!((child.mv, child.proof_plies), (line[0], plies - 1));
         }
         assert!(
