@@ -40,23 +40,41 @@ mkdir -p "$out"
 out=$(realpath "$out")
 rm -f "$out/game.pgn" "$out/result.txt" "$out/xboard.png" "$out/xboard.debug"
 
-# A virtual X server on a free display; -displayfd tells which.
+# A virtual X server on a free display; -displayfd tells which. The display must take a client
+# before XBoard starts on it (once, in a full test run, XBoard could not open the display that
+# Xvfb had reported), so an unusable server is replaced, twice at most.
 display_file=$(mktemp)
-Xvfb -displayfd 3 -screen 0 480x360x24 -nolisten tcp 3>"$display_file" 2>/dev/null &
-xvfb=$!
+xvfb=
 xboard_pid=
 cleanup() {
     [ -n "$xboard_pid" ] && kill "$xboard_pid" 2>/dev/null || true
-    kill "$xvfb" 2>/dev/null || true
+    [ -n "$xvfb" ] && kill "$xvfb" 2>/dev/null || true
     rm -f "$display_file"
 }
 trap cleanup EXIT
-for _ in $(seq 100); do
-    [ -s "$display_file" ] && break
-    sleep 0.1
-done
-[ -s "$display_file" ] || { echo "$0: Xvfb did not start" >&2; exit 1; }
-export DISPLAY=":$(cat "$display_file")"
+start_xvfb() {
+    : >"$display_file"
+    Xvfb -displayfd 3 -screen 0 480x360x24 -nolisten tcp 3>"$display_file" 2>/dev/null &
+    xvfb=$!
+    for _ in $(seq 100); do
+        [ -s "$display_file" ] && break
+        sleep 0.1
+    done
+    if [ -s "$display_file" ]; then
+        export DISPLAY=":$(cat "$display_file")"
+        for _ in $(seq 50); do
+            import -window root png:/dev/null 2>/dev/null && return 0
+            sleep 0.1
+        done
+    fi
+    kill "$xvfb" 2>/dev/null || true
+    wait "$xvfb" 2>/dev/null || true
+    xvfb=
+    return 1
+}
+for _ in 1 2 3; do
+    start_xvfb && break
+done || { echo "$0: Xvfb did not start a usable display" >&2; exit 1; }
 
 cd "$out"
 "$xboard" \
