@@ -25,10 +25,6 @@ use super::king_piece;
 
 /// Inputs of the seed's set ([`FeatureSet::Seed361`]).
 pub const NUM_FEATURES: usize = 361;
-/// Sets of at most this many inputs are handled densely (cleared and compared whole, a few
-/// vector instructions for the seed's 361 bytes); larger ones, such as the king-piece set,
-/// by their list of non-zero inputs, which touches far less.
-pub const DENSE_MAX_INPUTS: usize = 1024;
 /// Identifies the seed's layout in weights files ([`FeatureSet::id`]).
 pub const FEATURE_SET_ID: u32 = 1;
 
@@ -232,14 +228,21 @@ pub fn feature_name(i: usize) -> String {
 }
 
 /// Features of one position in one [`FeatureSet`], dense and sparse at once: `values` holds
-/// every input's count and `nonzero` lists the indices that are not zero (in order of first
-/// touch). Sized once for its set, so re-extracting into the same buffer allocates nothing.
+/// the counts of the seed's 361 inputs and `nonzero` lists the indices that are not zero (the
+/// seed's in order of first touch, then a larger set's additions in ascending order). The
+/// additions (which piece stands where) are all 1 and each set at most once, so they are kept
+/// as that list only: a dense array of the king-piece set's 25,861 would be 25 KB a position,
+/// which the search's path of positions would drag through the cache. Sized once for its set,
+/// so re-extracting into the same buffer allocates nothing.
 #[derive(Clone)]
 pub struct Features {
     set: FeatureSet,
-    values: Box<[u8]>,
+    values: [u8; NUM_FEATURES],
     nonzero: Box<[u16]>,
     len: usize,
+    /// `nonzero[seed_len..pieces_end]`: the additions past the seed's inputs, ascending.
+    seed_len: usize,
+    pieces_end: usize,
 }
 
 impl Default for Features {
@@ -257,7 +260,9 @@ impl std::fmt::Debug for Features {
 impl PartialEq for Features {
     /// Same feature values; the order of first touch does not matter.
     fn eq(&self, other: &Self) -> bool {
-        self.values == other.values
+        self.set == other.set
+            && self.values == other.values
+            && self.beyond_seed_indices() == other.beyond_seed_indices()
     }
 }
 
@@ -271,9 +276,11 @@ impl Features {
     pub fn for_set(set: FeatureSet) -> Features {
         Features {
             set,
-            values: vec![0; set.inputs()].into_boxed_slice(),
+            values: [0; NUM_FEATURES],
             nonzero: vec![0; set.max_active()].into_boxed_slice(),
             len: 0,
+            seed_len: 0,
+            pieces_end: 0,
         }
     }
 
@@ -307,9 +314,11 @@ impl Features {
     /// first layer keeps one sum per perspective from these (see `nn::quant`).
     pub fn extract_perspective(&mut self, pos: &Position, perspective: Color) {
         self.extract_seed(pos, perspective);
+        self.seed_len = self.len;
         if self.set == FeatureSet::KingPiece {
             king_piece::extract_pieces(self, pos, perspective);
         }
+        self.pieces_end = self.len;
     }
 
     /// The seed's 360 perspective inputs (every set starts with them).
@@ -342,18 +351,14 @@ impl Features {
         }
     }
 
-    /// Resets to all zeros. (Writing all 361 bytes of the seed's set is a dozen vector stores,
-    /// fewer than the hundred-odd scattered ones of zeroing only the entries that were set;
-    /// see [`DENSE_MAX_INPUTS`].)
+    /// Resets to all zeros. (Writing all 361 bytes of the seed's inputs is a dozen vector
+    /// stores, fewer than the hundred-odd scattered ones of zeroing only the entries that were
+    /// set.)
     pub fn clear(&mut self) {
-        if self.values.len() <= DENSE_MAX_INPUTS {
-            self.values.fill(0);
-        } else {
-            for &i in &self.nonzero[..self.len] {
-                self.values[i as usize] = 0;
-            }
-        }
+        self.values.fill(0);
         self.len = 0;
+        self.seed_len = 0;
+        self.pieces_end = 0;
     }
 
     #[inline(always)]
@@ -366,7 +371,7 @@ impl Features {
         self.values[i] = v + 1;
     }
 
-    /// Sets input `i` to `v` (not zero); the inputs a set adds to the seed's are set this way.
+    /// Sets one of the seed's inputs, `i`, to `v` (not zero).
     #[inline(always)]
     pub(super) fn set(&mut self, i: usize, v: u8) {
         if self.values[i] == 0 {
@@ -376,13 +381,28 @@ impl Features {
         self.values[i] = v;
     }
 
-    /// Every input's value.
+    /// Sets input `i` past the seed's to 1: each at most once, in ascending order.
+    #[inline(always)]
+    pub(super) fn add_beyond_seed(&mut self, i: usize) {
+        debug_assert!(i >= NUM_FEATURES && i < self.set.inputs());
+        debug_assert!(self.len == self.seed_len || self.nonzero[self.len - 1] < i as u16);
+        self.nonzero[self.len] = i as u16;
+        self.len += 1;
+    }
+
+    /// The seed's 361 inputs' values (a larger set's additions are the 1s of
+    /// [`Features::beyond_seed_indices`]).
     pub fn values(&self) -> &[u8] {
         &self.values
     }
 
     pub fn get(&self, i: usize) -> u8 {
-        self.values[i]
+        match self.values.get(i) {
+            Some(&v) => v,
+            None => u16::try_from(i)
+                .is_ok_and(|i| self.beyond_seed_indices().binary_search(&i).is_ok())
+                as u8,
+        }
     }
 
     /// Indices of the non-zero features.
@@ -390,16 +410,27 @@ impl Features {
         &self.nonzero[..self.len]
     }
 
+    /// Indices of the non-zero features past the seed's 361 (a larger set's additions, each
+    /// 1), ascending.
+    pub fn beyond_seed_indices(&self) -> &[u16] {
+        &self.nonzero[self.seed_len..self.pieces_end]
+    }
+
     /// `(index, value)` of every non-zero feature.
     pub fn nonzero(&self) -> impl Iterator<Item = (usize, u8)> + '_ {
-        self.nonzero_indices()
-            .iter()
-            .map(|&i| (i as usize, self.values[i as usize]))
+        self.nonzero_indices().iter().map(|&i| {
+            let i = i as usize;
+            (i, self.values.get(i).copied().unwrap_or(1))
+        })
     }
 
     /// The dense input vector as the ndarray network takes it.
     pub fn to_f32(&self) -> Vec<f32> {
-        self.values.iter().map(|&v| v as f32).collect()
+        let mut x = vec![0.0; self.set.inputs()];
+        for (i, v) in self.nonzero() {
+            x[i] = v as f32;
+        }
+        x
     }
 
     /// One 5×5 plane (25 values starting at `offset`) as text: rows rank a..e from own side,

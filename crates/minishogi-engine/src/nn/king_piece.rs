@@ -47,7 +47,9 @@ pub const fn piece_square(side: usize, kind: usize, sq: usize) -> usize {
     (side * PieceKind::COUNT + kind) * 25 + sq
 }
 
-/// Adds the piece inputs of `pos` seen by `perspective` (the seed's are already in `f`).
+/// Adds the piece inputs of `pos` seen by `perspective` (the seed's are already in `f`), in
+/// ascending order as [`Features`] keeps them: the board's piece-squares sorted, then the three
+/// blocks one after the other.
 pub(super) fn extract_pieces(f: &mut Features, pos: &Position, perspective: Color) {
     let orient = |sq: Square| match perspective {
         Color::Sente => sq.index(),
@@ -55,19 +57,30 @@ pub(super) fn extract_pieces(f: &mut Features, pos: &Position, perspective: Colo
     };
     let own_king = pos.king_square(perspective).map(orient);
     let opp_king = pos.king_square(!perspective).map(orient);
+    // At most 12 pieces: the rules' piece count (a position with more is not extracted past it).
+    let mut squares = [0u16; 12];
+    let mut n = 0;
     for (side, color) in [(0usize, perspective), (1, !perspective)] {
         for kind in PieceKind::ALL {
             let bb: Bitboard = pos.pieces_of(color, kind);
             for sq in bb {
-                let ps = piece_square(side, kind.index(), orient(sq));
-                f.set(PIECE_SQUARE_OFFSET + ps, 1);
-                if let Some(k) = own_king {
-                    f.set(OWN_KING_OFFSET + k * BLOCK + ps, 1);
-                }
-                if let Some(k) = opp_king {
-                    f.set(OPP_KING_OFFSET + k * BLOCK + ps, 1);
+                if n < squares.len() {
+                    squares[n] = piece_square(side, kind.index(), orient(sq)) as u16;
+                    n += 1;
                 }
             }
+        }
+    }
+    let squares = &mut squares[..n];
+    squares.sort_unstable();
+    let blocks = [
+        Some(PIECE_SQUARE_OFFSET),
+        own_king.map(|k| OWN_KING_OFFSET + k * BLOCK),
+        opp_king.map(|k| OPP_KING_OFFSET + k * BLOCK),
+    ];
+    for base in blocks.into_iter().flatten() {
+        for &ps in squares.iter() {
+            f.add_beyond_seed(base + ps as usize);
         }
     }
 }

@@ -23,7 +23,7 @@ mod tests;
 
 pub use path::QuantPathState;
 
-use super::features::{DENSE_MAX_INPUTS, FeatureSet, Features, SIDE_TO_MOVE_INDEX};
+use super::features::{FeatureSet, Features, NUM_FEATURES, SIDE_TO_MOVE_INDEX};
 use super::network::{Activation, Network, ShapeError};
 use std::cell::RefCell;
 
@@ -344,20 +344,15 @@ impl QuantNet {
         child_acc: &mut [i32],
         changes: &mut Vec<(u16, i32)>,
     ) -> usize {
-        if parent_f.values().len() > DENSE_MAX_INPUTS {
-            sparse_changed_inputs(parent_f, child_f, changes);
+        #[cfg(target_arch = "x86_64")]
+        if LEVEL >= AVX2 {
+            // SAFETY: `LEVEL` is AVX2 or more only in functions called when the CPU has AVX2.
+            unsafe { simd::changed_inputs_avx2(parent_f, child_f, changes) };
         } else {
-            #[cfg(target_arch = "x86_64")]
-            if LEVEL >= AVX2 {
-                // SAFETY: `LEVEL` is AVX2 or more only in functions called when the CPU has
-                // AVX2.
-                unsafe { simd::changed_inputs_avx2(parent_f, child_f, changes) };
-            } else {
-                changed_inputs(parent_f, child_f, changes);
-            }
-            #[cfg(not(target_arch = "x86_64"))]
             changed_inputs(parent_f, child_f, changes);
         }
+        #[cfg(not(target_arch = "x86_64"))]
+        changed_inputs(parent_f, child_f, changes);
         if changes.len() >= child_f.nonzero_indices().len() {
             self.refresh_impl(child_f, p, child_acc);
             return changes.len();
@@ -380,6 +375,22 @@ impl QuantNet {
         // Tile by tile, the partial sums held in registers while every changed row is added.
         let rows = &self.rows[p];
         let w = self.width;
+        #[cfg(target_arch = "x86_64")]
+        if LEVEL >= AVX2 {
+            // The rows past the seed's (a 13 MB table for the king-piece set) are mostly not in
+            // the cache: ask for all of them before the first tile needs them.
+            for &(i, _) in changes.iter().filter(|&&(i, _)| i as usize >= NUM_FEATURES) {
+                let row = &rows[i as usize * w..(i as usize + 1) * w];
+                for line in row.chunks(32) {
+                    // SAFETY: a prefetch reads nothing; the pointer is inside `rows`.
+                    unsafe {
+                        std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(
+                            line.as_ptr() as *const i8,
+                        )
+                    };
+                }
+            }
+        }
         for t in (0..w).step_by(TILE) {
             let mut tile: [i32; TILE] = parent_acc[t..t + TILE].try_into().expect("tile");
             for &(i, d) in changes.iter() {
@@ -471,17 +482,19 @@ impl QuantNet {
     }
 }
 
-/// The inputs that differ between `parent` and `child`, as `(index, child − parent)` in index
-/// order, into `changes`. Compares the dense values eight at a time: a move changes a few
-/// dozen of the 361 inputs, so most words are equal and skipped by one comparison (walking
-/// both sparse lists instead was half of an update's time, in mispredicted branches).
+/// The inputs that differ between `parent` and `child`, as `(index, child − parent)`, into
+/// `changes`: the seed's inputs in index order, then any larger set's additions. The seed's
+/// dense values are compared eight at a time: a move changes a few dozen of the 361 inputs, so
+/// most words are equal and skipped by one comparison (walking both sparse lists instead was
+/// half of an update's time, in mispredicted branches).
 #[inline(always)]
 fn changed_inputs(parent: &Features, child: &Features, changes: &mut Vec<(u16, i32)>) {
     changes.clear();
-    let (a, b) = (parent.values(), child.values());
-    assert_eq!(a.len(), b.len(), "features of one set");
-    let n = a.len();
-    let words = n / 8;
+    let (a, b) = (
+        &parent.values()[..NUM_FEATURES],
+        &child.values()[..NUM_FEATURES],
+    );
+    let words = NUM_FEATURES / 8;
     for w in 0..words {
         let at = w * 8;
         let x = u64::from_le_bytes(a[at..at + 8].try_into().expect("8 bytes"));
@@ -493,28 +506,38 @@ fn changed_inputs(parent: &Features, child: &Features, changes: &mut Vec<(u16, i
             diff &= !(0xff << ((i - at) * 8));
         }
     }
-    for i in words * 8..n {
+    for i in words * 8..NUM_FEATURES {
         if a[i] != b[i] {
             changes.push((i as u16, b[i] as i32 - a[i] as i32));
         }
     }
+    changed_beyond_seed(parent, child, changes);
 }
 
-/// [`changed_inputs`] for a large set (see [`DENSE_MAX_INPUTS`]): the child's non-zero inputs
-/// that differ from the parent's, then the parent's that the child lacks.
-fn sparse_changed_inputs(parent: &Features, child: &Features, changes: &mut Vec<(u16, i32)>) {
-    changes.clear();
-    for (i, v) in child.nonzero() {
-        let d = v as i32 - parent.get(i) as i32;
-        if d != 0 {
-            changes.push((i as u16, d));
+/// Appends the changed inputs past the seed's (the king-piece set's pieces: a few dozen 1s in
+/// a position, kept ascending): a merge of the parent's list with the child's.
+#[inline(always)]
+fn changed_beyond_seed(parent: &Features, child: &Features, changes: &mut Vec<(u16, i32)>) {
+    let (a, b) = (parent.beyond_seed_indices(), child.beyond_seed_indices());
+    let (mut i, mut j) = (0, 0);
+    while i < a.len() && j < b.len() {
+        match a[i].cmp(&b[j]) {
+            std::cmp::Ordering::Less => {
+                changes.push((a[i], -1));
+                i += 1;
+            }
+            std::cmp::Ordering::Greater => {
+                changes.push((b[j], 1));
+                j += 1;
+            }
+            std::cmp::Ordering::Equal => {
+                i += 1;
+                j += 1;
+            }
         }
     }
-    for (i, v) in parent.nonzero() {
-        if child.get(i) == 0 {
-            changes.push((i as u16, -(v as i32)));
-        }
-    }
+    changes.extend(a[i..].iter().map(|&x| (x, -1)));
+    changes.extend(b[j..].iter().map(|&x| (x, 1)));
 }
 
 /// `acc += d · row`, vectorised by the compiler (`i16` widened to `i32`).

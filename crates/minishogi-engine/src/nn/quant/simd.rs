@@ -6,10 +6,10 @@
 #[cfg(target_arch = "x86_64")]
 use std::arch::x86_64::*;
 
-use super::super::features::Features;
+use super::super::features::{Features, NUM_FEATURES};
 
-/// [`super::changed_inputs`] with 32 inputs compared by one instruction: only the changed
-/// ones (a few dozen of the seed's 361) cost a branch.
+/// [`super::changed_inputs`] with 32 of the seed's inputs compared by one instruction: only
+/// the changed ones (a few dozen of the 361) cost a branch.
 ///
 /// # Safety
 /// The CPU must have AVX2.
@@ -22,9 +22,11 @@ pub(super) unsafe fn changed_inputs_avx2(
     changes: &mut Vec<(u16, i32)>,
 ) {
     changes.clear();
-    let (a, b) = (parent.values(), child.values());
-    assert_eq!(a.len(), b.len(), "features of one set");
-    let n = a.len();
+    let (a, b) = (
+        &parent.values()[..NUM_FEATURES],
+        &child.values()[..NUM_FEATURES],
+    );
+    let n = NUM_FEATURES;
     const CHUNK: usize = 32;
     let chunks = n / CHUNK;
     for c in 0..chunks {
@@ -48,6 +50,7 @@ pub(super) unsafe fn changed_inputs_avx2(
             changes.push((i as u16, b[i] as i32 - a[i] as i32));
         }
     }
+    super::changed_beyond_seed(parent, child, changes);
 }
 
 /// The dot products of `act` with four rows of `act.len()` weights laid end to end in `rows`
