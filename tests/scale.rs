@@ -240,7 +240,8 @@ fn a_ladder_of_time_odds() {
     // The engine at 20 ms a move against itself at 1× and 4× that: two points, each played
     // with engine 2 at its own time, kept and drawn as time-odds points.
     let dir = out_dir("time-odds");
-    let output = engine(&[
+    let out = dir.to_str().unwrap();
+    let args = [
         "scale",
         "--engine",
         "self usi",
@@ -262,8 +263,9 @@ fn a_ladder_of_time_odds() {
         "0.5",
         "--quiet",
         "--out",
-        dir.to_str().unwrap(),
-    ]);
+        out,
+    ];
+    let output = engine(&args);
     assert!(
         output.status.success(),
         "{}",
@@ -284,4 +286,12 @@ fn a_ladder_of_time_odds() {
         serde_json::from_str(&read(&dir.join("points/movetime-20ms-vs-80ms.json"))).unwrap();
     assert_eq!(point["time_control"], "us 0.02s/move, them 0.08s/move");
     assert!(read(&dir.join("scale.svg")).contains("time odds"));
+    // Run again: both points are kept with the same settings, so nothing is played.
+    let again = engine(&args);
+    assert!(
+        again.status.success(),
+        "{}",
+        String::from_utf8_lossy(&again.stderr)
+    );
+    assert_eq!(read(&dir.join("scale.csv")), csv);
 }

@@ -593,6 +593,16 @@ mod tests {
         let one =
             match_config(&parse("--engine a --engine b --engine-byoyomi 3").unwrap()).unwrap();
         assert_eq!(one.time_controls_text(&names), "a 1s/move, b 0s byoyomi 3s");
+        // Search limits decide the moves before the clock: the report says so.
+        let limited = match_config(
+            &parse("--engine a --engine-limit nodes=20000 --engine b --engine-limit depth=3")
+                .unwrap(),
+        )
+        .unwrap();
+        assert_eq!(
+            limited.time_controls_text(&names),
+            "1s/move; limits: a nodes 20000, b depth 3"
+        );
         for bad in [
             "--engine-movetime 1 --engine a --engine b",
             "--engine a --engine-movetime x --engine b",

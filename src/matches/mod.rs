@@ -52,14 +52,31 @@ pub struct MatchConfig {
 
 impl MatchConfig {
     /// The time control as reports and records state it: the match's, or with time odds each
-    /// engine's by `names`.
+    /// engine's by `names`; then any engine's own search limits (`--engine-limit`), which
+    /// decide a game's moves before the clock does.
     pub fn time_controls_text(&self, names: &[String; 2]) -> String {
         let own = self.engines.each_ref().map(|e| e.time_control);
-        if own == [None, None] {
-            return self.referee.time_control.to_string();
+        let mut text = if own == [None, None] {
+            self.referee.time_control.to_string()
+        } else {
+            let tc = |i: usize| own[i].unwrap_or(self.referee.time_control);
+            format!("{} {}, {} {}", names[0], tc(0), names[1], tc(1))
+        };
+        let limits: Vec<String> = (0..2)
+            .filter(|&i| !self.engines[i].go_limits.is_empty())
+            .map(|i| {
+                let each: Vec<String> = self.engines[i]
+                    .go_limits
+                    .iter()
+                    .map(|(name, value)| format!("{name} {value}"))
+                    .collect();
+                format!("{} {}", names[i], each.join(" "))
+            })
+            .collect();
+        if !limits.is_empty() {
+            text.push_str(&format!("; limits: {}", limits.join(", ")));
         }
-        let tc = |i: usize| own[i].unwrap_or(self.referee.time_control);
-        format!("{} {}, {} {}", names[0], tc(0), names[1], tc(1))
+        text
     }
 }
 

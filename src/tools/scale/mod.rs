@@ -133,7 +133,12 @@ pub struct PointResult {
     pub limit: Limit,
     /// The engines as the match ran them (fixed-depth points add `depth` to every `go`).
     pub engines: [EngineSpec; 2],
+    /// As the match's report states it (with each engine's own control and limits).
     pub time_control: String,
+    /// The match's own control, which an engine without one of its own plays (each engine's
+    /// own control and limits are in `engines`). Empty in results kept before it was.
+    #[serde(default)]
+    pub match_time_control: String,
     /// Games asked for and the openings' fingerprint (FNV-1a of their position commands).
     pub games_asked: usize,
     pub openings_fingerprint: String,
@@ -178,6 +183,7 @@ impl PointResult {
             limit: point.limit,
             engines: summary.engines.clone(),
             time_control: summary.time_control.clone(),
+            match_time_control: point.config.referee.time_control.to_string(),
             games_asked: point.games_asked,
             openings_fingerprint: point.openings_fingerprint.clone(),
             games: summary.games,
@@ -199,10 +205,17 @@ impl PointResult {
                 self.engines, config.engines
             ));
         }
-        if self.time_control != config.referee.time_control.to_string() {
+        // Results kept before `match_time_control` stated the match's control in `time_control`
+        // (the same text where no engine had its own).
+        let before = if self.match_time_control.is_empty() {
+            &self.time_control
+        } else {
+            &self.match_time_control
+        };
+        if *before != config.referee.time_control.to_string() {
             return Err(format!(
-                "its time control was {}, now {}",
-                self.time_control, config.referee.time_control
+                "its time control was {before}, now {}",
+                config.referee.time_control
             ));
         }
         if self.games_asked != point.games_asked {

@@ -388,6 +388,7 @@ mod tests {
             limit,
             engines: [spec("a"), spec("b")],
             time_control: "x".to_string(),
+            match_time_control: "x".to_string(),
             games_asked: 2 * pentanomial.iter().sum::<u64>() as usize,
             openings_fingerprint: "0".to_string(),
             games: 2 * pentanomial.iter().sum::<u64>() as usize,
