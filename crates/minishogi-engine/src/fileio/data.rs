@@ -43,7 +43,8 @@ pub fn decode<T: DeserializeOwned>(
         let n = bytes.len().min(8);
         return Err(FileError::WrongKind {
             path: path_buf(),
-            expected: String::from_utf8_lossy(magic).into_owned(),
+            // Magics end in a newline; the message names the kind without it.
+            expected: String::from_utf8_lossy(magic).trim_end().to_owned(),
             found: String::from_utf8_lossy(&bytes[..n]).into_owned(),
         });
     }

@@ -27,6 +27,12 @@ fn round_trip_and_errors() {
     let bytes = fs::read(&path).unwrap();
     let err = decode::<Vec<u32>>(&path, b"OTHERMAG", 1, &bytes).unwrap_err();
     assert!(matches!(err, FileError::WrongKind { .. }), "{err}");
+    let err = decode::<Vec<u32>>(&path, b"MS55DGN\n", 1, b"garbage\n and more").unwrap_err();
+    assert!(
+        err.to_string()
+            .ends_with(": not a MS55DGN file (starts with \"garbage\\n\")"),
+        "{err}"
+    );
     let err = decode::<Vec<u32>>(&path, MAGIC, 2, &bytes).unwrap_err();
     assert!(matches!(err, FileError::UnsupportedVersion { .. }), "{err}");
     let err = decode::<Vec<u32>>(&path, MAGIC, 1, &bytes[..bytes.len() - 3]).unwrap_err();
