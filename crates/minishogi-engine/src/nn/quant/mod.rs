@@ -490,10 +490,7 @@ impl QuantNet {
 #[inline(always)]
 fn changed_inputs(parent: &Features, child: &Features, changes: &mut Vec<(u16, i32)>) {
     changes.clear();
-    let (a, b) = (
-        &parent.values()[..NUM_FEATURES],
-        &child.values()[..NUM_FEATURES],
-    );
+    let (a, b) = (parent.values(), child.values());
     let words = NUM_FEATURES / 8;
     for w in 0..words {
         let at = w * 8;

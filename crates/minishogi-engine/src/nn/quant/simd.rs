@@ -22,10 +22,7 @@ pub(super) unsafe fn changed_inputs_avx2(
     changes: &mut Vec<(u16, i32)>,
 ) {
     changes.clear();
-    let (a, b) = (
-        &parent.values()[..NUM_FEATURES],
-        &child.values()[..NUM_FEATURES],
-    );
+    let (a, b) = (parent.values(), child.values());
     let n = NUM_FEATURES;
     const CHUNK: usize = 32;
     let chunks = n / CHUNK;
