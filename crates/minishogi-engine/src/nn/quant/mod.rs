@@ -29,7 +29,7 @@ use std::cell::RefCell;
 
 use crate::shogi::{Color, Position};
 
-/// Instruction levels of the kernels (`update_impl`, `output_impl`): each is chosen once, by
+/// Instruction levels of the kernels (`apply_impl`, `output_impl`): each is chosen once, by
 /// what the CPU reports when the network is prepared, and all give the same result.
 const PORTABLE: u8 = 0;
 const AVX2: u8 = 1;
@@ -276,90 +276,85 @@ impl QuantNet {
         &self.rows[p][i * self.width..(i + 1) * self.width]
     }
 
+    /// The inputs that differ between a parent's and a child's features, as `(index, child −
+    /// parent)`, into `changes`. The same for both perspectives: a path computes it once a ply
+    /// and [`QuantNet::apply`]s it to each accumulator.
+    pub fn changed(&self, parent_f: &Features, child_f: &Features, changes: &mut Vec<(u16, i32)>) {
+        #[cfg(target_arch = "x86_64")]
+        if self.avx2 {
+            // SAFETY: `avx2` is true only if the CPU reported AVX2 at construction.
+            return unsafe { simd::changed_inputs_avx2(parent_f, child_f, changes) };
+        }
+        changed_inputs(parent_f, child_f, changes)
+    }
+
     /// Perspective `p`'s accumulator of a child from its parent's: `child = parent + Σ
-    /// (new − old) · row` over the inputs that changed, or a refresh where more changed than
-    /// the child has non-zero inputs. `changes` is scratch space. Returns how many changed.
-    pub fn update(
+    /// (new − old) · row` over `changes` (from [`QuantNet::changed`]), or a refresh where more
+    /// changed than the child has non-zero inputs. Returns how many changed.
+    pub fn apply(
         &self,
         p: usize,
-        parent_f: &Features,
         child_f: &Features,
+        changes: &[(u16, i32)],
         parent_acc: &[i32],
         child_acc: &mut [i32],
-        changes: &mut Vec<(u16, i32)>,
     ) -> usize {
         #[cfg(target_arch = "x86_64")]
         if self.avx512 {
             // SAFETY: `avx512` is true only if the CPU reported AVX2, AVX-512 F and BW.
-            return unsafe {
-                self.update_avx512(p, parent_f, child_f, parent_acc, child_acc, changes)
-            };
+            return unsafe { self.apply_avx512(p, child_f, changes, parent_acc, child_acc) };
         }
         #[cfg(target_arch = "x86_64")]
         if self.avx2 {
             // SAFETY: as in `refresh`.
-            return unsafe {
-                self.update_avx2(p, parent_f, child_f, parent_acc, child_acc, changes)
-            };
+            return unsafe { self.apply_avx2(p, child_f, changes, parent_acc, child_acc) };
         }
-        self.update_impl::<PORTABLE>(p, parent_f, child_f, parent_acc, child_acc, changes)
+        self.apply_impl::<PORTABLE>(p, child_f, changes, parent_acc, child_acc)
     }
 
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx2")]
-    fn update_avx2(
+    fn apply_avx2(
         &self,
         p: usize,
-        parent_f: &Features,
         child_f: &Features,
+        changes: &[(u16, i32)],
         parent_acc: &[i32],
         child_acc: &mut [i32],
-        changes: &mut Vec<(u16, i32)>,
     ) -> usize {
-        self.update_impl::<AVX2>(p, parent_f, child_f, parent_acc, child_acc, changes)
+        self.apply_impl::<AVX2>(p, child_f, changes, parent_acc, child_acc)
     }
 
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx2,avx512f,avx512bw")]
-    fn update_avx512(
+    fn apply_avx512(
         &self,
         p: usize,
-        parent_f: &Features,
         child_f: &Features,
+        changes: &[(u16, i32)],
         parent_acc: &[i32],
         child_acc: &mut [i32],
-        changes: &mut Vec<(u16, i32)>,
     ) -> usize {
-        self.update_impl::<AVX512>(p, parent_f, child_f, parent_acc, child_acc, changes)
+        self.apply_impl::<AVX512>(p, child_f, changes, parent_acc, child_acc)
     }
 
     /// `LEVEL`: the instructions the caller's CPU has ([`PORTABLE`], [`AVX2`], [`AVX512`]).
     #[inline(always)]
-    fn update_impl<const LEVEL: u8>(
+    fn apply_impl<const LEVEL: u8>(
         &self,
         p: usize,
-        parent_f: &Features,
         child_f: &Features,
+        changes: &[(u16, i32)],
         parent_acc: &[i32],
         child_acc: &mut [i32],
-        changes: &mut Vec<(u16, i32)>,
     ) -> usize {
-        #[cfg(target_arch = "x86_64")]
-        if LEVEL >= AVX2 {
-            // SAFETY: `LEVEL` is AVX2 or more only in functions called when the CPU has AVX2.
-            unsafe { simd::changed_inputs_avx2(parent_f, child_f, changes) };
-        } else {
-            changed_inputs(parent_f, child_f, changes);
-        }
-        #[cfg(not(target_arch = "x86_64"))]
-        changed_inputs(parent_f, child_f, changes);
         if changes.len() >= child_f.nonzero_indices().len() {
             self.refresh_impl(child_f, p, child_acc);
             return changes.len();
         }
         #[cfg(target_arch = "x86_64")]
         if LEVEL >= AVX512 {
-            // SAFETY: `LEVEL` is AVX512 only in `update_avx512`, called when the CPU has it;
+            // SAFETY: `LEVEL` is AVX512 only in `apply_avx512`, called when the CPU has it;
             // the width is a multiple of 64 and every changed index below the set's inputs.
             unsafe {
                 simd::apply_changes_avx512(
@@ -407,7 +402,7 @@ impl QuantNet {
     pub fn output(&self, acc: &[i32], scratch: &mut Scratch) -> f32 {
         #[cfg(target_arch = "x86_64")]
         if self.avx512 {
-            // SAFETY: as in `update`.
+            // SAFETY: as in `apply`.
             return unsafe { self.output_avx512(acc, scratch) };
         }
         #[cfg(target_arch = "x86_64")]
@@ -430,7 +425,7 @@ impl QuantNet {
         self.output_impl::<AVX512>(acc, scratch)
     }
 
-    /// `LEVEL`: as in `update_impl`.
+    /// `LEVEL`: as in `apply_impl`.
     #[inline(always)]
     fn output_impl<const LEVEL: u8>(&self, acc: &[i32], scratch: &mut Scratch) -> f32 {
         let Scratch { act, a, b } = scratch;

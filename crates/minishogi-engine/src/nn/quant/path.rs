@@ -6,13 +6,16 @@ use crate::eval::{PathState, cp_from_logit};
 use crate::nn::features::Features;
 use crate::shogi::{Color, Move, Position};
 
-/// One ply of the path: its position, and once computed its sente-perspective inputs and
+/// One ply of the path: its position, and once computed its sente-perspective inputs, the
+/// inputs that changed from its parent's (the same for both perspectives, so found once), and
 /// each perspective's accumulator.
 #[derive(Clone)]
 struct PathEntry {
     pos: Position,
     features: Features,
     has_features: bool,
+    changes: Vec<(u16, i32)>,
+    has_changes: bool,
     acc: [Vec<i32>; 2],
     computed: [bool; 2],
 }
@@ -23,6 +26,8 @@ impl PathEntry {
             pos: pos.clone(),
             features: Features::for_set(net.feature_set()),
             has_features: false,
+            changes: Vec::with_capacity(2 * net.feature_set().max_active()),
+            has_changes: false,
             acc: [vec![0; net.width()], vec![0; net.width()]],
             computed: [false; 2],
         }
@@ -39,7 +44,6 @@ pub struct QuantPathState<'a> {
     stack: Vec<PathEntry>,
     top: usize,
     scratch: Scratch,
-    changes: Vec<(u16, i32)>,
 }
 
 impl<'a> QuantPathState<'a> {
@@ -49,7 +53,6 @@ impl<'a> QuantPathState<'a> {
             stack: vec![PathEntry::new(net, root)],
             top: 0,
             scratch: net.scratch(),
-            changes: Vec::with_capacity(2 * net.feature_set().max_active()),
         }
     }
 
@@ -61,6 +64,7 @@ impl<'a> QuantPathState<'a> {
             let entry = &mut self.stack[self.top];
             entry.pos.clone_from(pos);
             entry.has_features = false;
+            entry.has_changes = false;
             entry.computed = [false; 2];
         }
     }
@@ -93,13 +97,17 @@ impl<'a> QuantPathState<'a> {
             self.features_at(ply);
             let (before, rest) = self.stack.split_at_mut(ply);
             let (parent, entry) = (&before[ply - 1], &mut rest[0]);
-            self.net.update(
+            if !entry.has_changes {
+                self.net
+                    .changed(&parent.features, &entry.features, &mut entry.changes);
+                entry.has_changes = true;
+            }
+            self.net.apply(
                 p,
-                &parent.features,
                 &entry.features,
+                &entry.changes,
                 &parent.acc[p],
                 &mut entry.acc[p],
-                &mut self.changes,
             );
             entry.computed[p] = true;
         }

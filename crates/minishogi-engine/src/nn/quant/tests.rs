@@ -199,17 +199,12 @@ fn every_instruction_level_equals_the_portable_code() {
                     unsafe { simd::changed_inputs_avx2(&parent_f, &child_f, &mut changes) };
                     check(&changes);
                 }
+                changed_inputs(&parent_f, &child_f, &mut changes);
                 for p in 0..2 {
                     q.refresh_impl(&parent_f, p, &mut parent_acc);
                     let mut portable = vec![0; q.width()];
-                    let n = q.update_impl::<PORTABLE>(
-                        p,
-                        &parent_f,
-                        &child_f,
-                        &parent_acc,
-                        &mut portable,
-                        &mut changes,
-                    );
+                    let n =
+                        q.apply_impl::<PORTABLE>(p, &child_f, &changes, &parent_acc, &mut portable);
                     assert_eq!(n, expected.len());
                     let mut fresh = vec![0; q.width()];
                     q.refresh_impl(&child_f, p, &mut fresh);
@@ -224,24 +219,11 @@ fn every_instruction_level_equals_the_portable_code() {
                         // SAFETY: the CPU has the level's instructions.
                         let (m, level_out) = unsafe {
                             if level == AVX512 {
-                                let m = q.update_avx512(
-                                    p,
-                                    &parent_f,
-                                    &child_f,
-                                    &parent_acc,
-                                    &mut acc,
-                                    &mut changes,
-                                );
+                                let m =
+                                    q.apply_avx512(p, &child_f, &changes, &parent_acc, &mut acc);
                                 (m, q.output_avx512(&acc, &mut q.scratch()))
                             } else {
-                                let m = q.update_avx2(
-                                    p,
-                                    &parent_f,
-                                    &child_f,
-                                    &parent_acc,
-                                    &mut acc,
-                                    &mut changes,
-                                );
+                                let m = q.apply_avx2(p, &child_f, &changes, &parent_acc, &mut acc);
                                 (m, q.output_avx2(&acc, &mut q.scratch()))
                             }
                         };
