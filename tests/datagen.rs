@@ -152,6 +152,9 @@ fn bad_plans_are_refused_with_a_reason() {
     run_ok(&mut datagen(&out, 1, 1));
     let e = run_err(datagen(&out, 2, 1).args(["--random-plies", "4"]));
     assert!(e.contains("other settings"), "{e}");
+    let e = run_err(datagen(&out, 2, 1).args(["--soft-rule", "started"]));
+    assert!(e.contains("other settings"), "{e}");
+    assert!(bad(&["--games", "1", "--soft-rule", "guess"]).contains("--soft-rule"));
     // An output that is a file, not a folder.
     let file = dir.join("file");
     std::fs::write(&file, "x").unwrap();
@@ -184,6 +187,10 @@ fn verify_summarises_a_whole_shard_and_refuses_a_torn_or_corrupt_one() {
     assert_eq!(summary["header"]["shards"], 3, "{line}");
     assert_eq!(summary["header"]["seed"], 5, "{line}");
     assert_eq!(summary["header"]["settings"]["soft_nodes"], 150, "{line}");
+    assert_eq!(
+        summary["header"]["settings"]["soft_rule"], "Predicted",
+        "{line}"
+    );
     let positions = summary["positions"].as_u64().unwrap();
     let last = summary["last_game_positions"].as_u64().unwrap();
     assert!(positions > 6 && last > 0 && last < positions, "{line}");

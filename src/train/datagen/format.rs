@@ -24,7 +24,10 @@ use crate::shogi::{Color, Move};
 use crate::train::packed::PackedPosition;
 
 pub const MAGIC: &[u8; 8] = b"MS55DGN\n";
-pub const VERSION: u32 = 1;
+pub const VERSION: u32 = 2;
+/// Shards of version 1 (generations 1–13's data) predate [`GameSettings::soft_rule`]: their
+/// searches all followed [`SoftRule::Started`]. They are read as such.
+const VERSION_1: u32 = 1;
 const HEADER_PREFIX: usize = 8 + 4 + 8 + 8;
 const RECORD_PREFIX: usize = 4 + 8;
 /// A record longer than this is corruption, not a game (a game of 1,000 plies is ~30 kB).
@@ -48,8 +51,9 @@ pub struct ShardHeader {
 /// How each game is played; part of the shard header.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct GameSettings {
-    /// Soft node limit of a move: no new iteration starts past it.
+    /// Soft node limit of a move: no new iteration starts past it (and see `soft_rule`).
     pub soft_nodes: u64,
+    pub soft_rule: SoftRule,
     /// Hard node limit of a move: the search stops there, mid-iteration.
     pub hard_nodes: u64,
     /// Uniformly random plies played from the opening position before searching starts.
@@ -65,6 +69,75 @@ pub struct GameSettings {
     pub max_plies: u32,
     /// Transposition table of each game's searcher, MiB.
     pub hash_mb: u32,
+}
+
+/// How a search keeps to the soft node limit.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, clap::ValueEnum)]
+pub enum SoftRule {
+    /// No new iteration starts once the limit is used; the one under way finishes, so a
+    /// search ends up to an iteration (1.5–2× its nodes) past the limit.
+    Started,
+    /// Nor does one start that is predicted to end past the limit (its cost estimated from
+    /// the last two iterations'): a search ends near or below the limit.
+    Predicted,
+}
+
+/// A version-1 header, as stored.
+#[derive(Serialize, Deserialize)]
+struct ShardHeaderV1 {
+    shard: u32,
+    shards: u32,
+    seed: u64,
+    settings: GameSettingsV1,
+    network_checksum: u64,
+    openings_checksum: u64,
+}
+
+#[derive(Serialize, Deserialize)]
+struct GameSettingsV1 {
+    soft_nodes: u64,
+    hard_nodes: u64,
+    random_plies: u32,
+    max_opening_score: i32,
+    adjudicate_score: i32,
+    adjudicate_plies: u32,
+    max_plies: u32,
+    hash_mb: u32,
+}
+
+impl From<ShardHeaderV1> for ShardHeader {
+    fn from(h: ShardHeaderV1) -> ShardHeader {
+        let s = h.settings;
+        ShardHeader {
+            shard: h.shard,
+            shards: h.shards,
+            seed: h.seed,
+            settings: GameSettings {
+                soft_nodes: s.soft_nodes,
+                soft_rule: SoftRule::Started,
+                hard_nodes: s.hard_nodes,
+                random_plies: s.random_plies,
+                max_opening_score: s.max_opening_score,
+                adjudicate_score: s.adjudicate_score,
+                adjudicate_plies: s.adjudicate_plies,
+                max_plies: s.max_plies,
+                hash_mb: s.hash_mb,
+            },
+            network_checksum: h.network_checksum,
+            openings_checksum: h.openings_checksum,
+        }
+    }
+}
+
+/// Decodes a header of either version (`bytes` ends where the header does).
+fn decode_header(path: &Path, bytes: &[u8]) -> Result<ShardHeader, FileError> {
+    let version = bytes
+        .get(8..12)
+        .map(|v| u32::from_le_bytes(v.try_into().expect("4 bytes")));
+    if bytes.starts_with(MAGIC) && version == Some(VERSION_1) {
+        return fileio::decode::<ShardHeaderV1>(path, MAGIC, VERSION_1, bytes).map(Into::into);
+    }
+    fileio::decode(path, MAGIC, VERSION, bytes)
 }
 
 /// Why a game ended.
@@ -199,7 +272,7 @@ pub fn read_shard(path: &Path) -> Result<ShardContents, FileError> {
     let bytes = fileio::read_regular(path)?;
     if bytes.len() < HEADER_PREFIX {
         // Let decode produce the right error (wrong kind or truncated).
-        fileio::decode::<ShardHeader>(path, MAGIC, VERSION, &bytes)?;
+        decode_header(path, &bytes)?;
     }
     let header_len = if bytes.len() >= HEADER_PREFIX {
         u64::from_le_bytes(bytes[12..20].try_into().expect("8 bytes"))
@@ -209,7 +282,7 @@ pub fn read_shard(path: &Path) -> Result<ShardContents, FileError> {
     let header_end = HEADER_PREFIX
         .saturating_add(usize::try_from(header_len).unwrap_or(usize::MAX))
         .min(bytes.len());
-    let header: ShardHeader = fileio::decode(path, MAGIC, VERSION, &bytes[..header_end])?;
+    let header = decode_header(path, &bytes[..header_end])?;
     let mut games = Vec::new();
     let mut at = header_end;
     while at < bytes.len() {
@@ -324,6 +397,7 @@ mod tests {
             seed: 7,
             settings: GameSettings {
                 soft_nodes: 5000,
+                soft_rule: SoftRule::Predicted,
                 hard_nodes: 50000,
                 random_plies: 8,
                 max_opening_score: 600,
@@ -353,6 +427,50 @@ mod tests {
             ending: Ending::Rules,
             positions: vec![record; n],
         }
+    }
+
+    /// Generations 1–13's shards (version 1, before the soft rule) read as played: `Started`.
+    #[test]
+    fn a_version_1_shard_reads_with_the_rule_it_was_played_by() {
+        let dir = std::env::temp_dir().join(format!("dgn-v1-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join(shard_file_name(1, 4));
+        let h = header();
+        let s = &h.settings;
+        let v1 = ShardHeaderV1 {
+            shard: h.shard,
+            shards: h.shards,
+            seed: h.seed,
+            settings: GameSettingsV1 {
+                soft_nodes: s.soft_nodes,
+                hard_nodes: s.hard_nodes,
+                random_plies: s.random_plies,
+                max_opening_score: s.max_opening_score,
+                adjudicate_score: s.adjudicate_score,
+                adjudicate_plies: s.adjudicate_plies,
+                max_plies: s.max_plies,
+                hash_mb: s.hash_mb,
+            },
+            network_checksum: h.network_checksum,
+            openings_checksum: h.openings_checksum,
+        };
+        let mut bytes = fileio::encode(MAGIC, VERSION_1, &v1).unwrap();
+        bytes.extend(encode_record(&game(0, 3)).unwrap());
+        std::fs::write(&path, &bytes).unwrap();
+        let read = read_shard(&path).unwrap();
+        let mut expected = header();
+        expected.settings.soft_rule = SoftRule::Started;
+        assert_eq!(read.header, expected);
+        assert_eq!(read.games, vec![game(0, 3)]);
+        // The current version keeps the rule it is given; an unknown version is refused.
+        let path2 = dir.join(shard_file_name(2, 4));
+        drop(ShardWriter::create(&path2, &header()).unwrap());
+        assert_eq!(read_shard(&path2).unwrap().header, header());
+        bytes[8..12].copy_from_slice(&3u32.to_le_bytes());
+        std::fs::write(&path, &bytes).unwrap();
+        let err = read_shard(&path).unwrap_err().to_string();
+        assert!(err.contains('3'), "{err}");
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]

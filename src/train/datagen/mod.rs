@@ -24,7 +24,7 @@ use crate::matches::openings::{Opening, load_openings};
 use crate::nn::{self, NetworkEvaluator};
 use crate::player::{self, new_player};
 use crate::search::{SearchOptions, THREAD_STACK};
-use format::{GameSettings, ShardHeader, ShardWriter};
+use format::{GameSettings, ShardHeader, ShardWriter, SoftRule};
 
 #[derive(clap::Args, Debug, Clone)]
 pub struct DatagenArgs {
@@ -49,6 +49,11 @@ pub struct DatagenArgs {
     /// Soft node limit of a move: no new iteration starts once the search has used this many.
     #[arg(long, default_value_t = 5000)]
     pub nodes: u64,
+    /// How a search keeps to `--nodes`: `predicted` (no iteration starts past it, nor one
+    /// predicted to end past it) or `started` (only the first: the one under way finishes, as
+    /// the data of generations 1–13 was played).
+    #[arg(long, value_enum, default_value_t = SoftRule::Predicted)]
+    pub soft_rule: SoftRule,
     /// Hard node limit of a move: the search stops there even in the middle of an iteration.
     #[arg(long, default_value_t = 50_000)]
     pub hard_nodes: u64,
@@ -214,6 +219,7 @@ pub fn run(args: &DatagenArgs) -> Result<DatagenReport, String> {
         seed: args.seed,
         settings: GameSettings {
             soft_nodes: args.nodes,
+            soft_rule: args.soft_rule,
             hard_nodes: args.hard_nodes,
             random_plies: args.random_plies,
             max_opening_score: args.max_opening_score,

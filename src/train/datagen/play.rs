@@ -8,7 +8,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 
-use super::format::{Ending, GameRecord, GameSettings, PositionRecord};
+use super::format::{Ending, GameRecord, GameSettings, PositionRecord, SoftRule};
 use crate::matches::openings::Opening;
 use crate::player::Player;
 use crate::search::score::to_stored;
@@ -68,6 +68,7 @@ fn play(
     let limits = Limits {
         nodes: Some(settings.hard_nodes),
         soft_nodes: Some(settings.soft_nodes),
+        soft_nodes_predicted: settings.soft_rule == SoftRule::Predicted,
         ..Limits::default()
     };
     let control = SearchControl::default();
@@ -216,6 +217,7 @@ mod tests {
     fn settings() -> GameSettings {
         GameSettings {
             soft_nodes: 300,
+            soft_rule: SoftRule::Started,
             hard_nodes: 3000,
             random_plies: 6,
             max_opening_score: 1000,

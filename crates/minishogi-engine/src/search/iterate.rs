@@ -139,8 +139,20 @@ impl Worker<'_> {
         }
         if let Some(soft) = limits.soft_nodes {
             self.shared.nodes[self.id].store(self.nodes, Relaxed);
-            if self.shared.total_nodes() >= soft {
+            let total = self.shared.total_nodes();
+            if total >= soft {
                 return true;
+            }
+            let [before_last, last] = self.iteration_ends;
+            self.iteration_ends = [last, total];
+            if limits.soft_nodes_predicted && depth >= 2 {
+                // Iterations grow by a roughly steady factor: the next costs the last one
+                // times the last growth (bounded, as the first depths are noisy).
+                let cost = (total - last) as f64;
+                let growth = (cost / (last - before_last).max(1) as f64).clamp(1.0, 4.0);
+                if total as f64 + cost * growth > soft as f64 {
+                    return true;
+                }
             }
         }
         let Some(time) = &mut self.time else {

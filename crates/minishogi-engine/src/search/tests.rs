@@ -511,6 +511,57 @@ fn node_limit_is_exact_enough() {
     assert!(r.best.is_some());
 }
 
+/// A predicted soft limit only ever stops earlier: the search is the same up to where it stops,
+/// so it answers what the search that finishes its iterations reported at that depth.
+#[test]
+fn a_predicted_soft_limit_stops_at_an_earlier_or_the_same_iteration() {
+    let mut rng = StdRng::seed_from_u64(11);
+    let (mut started_nodes, mut predicted_nodes, mut earlier) = (0, 0, 0);
+    for _ in 0..12 {
+        let pos = random_position(&mut |n| rng.gen_range(0..n));
+        let run = |predicted: bool| {
+            let limits = Limits {
+                nodes: Some(100_000),
+                soft_nodes: Some(3000),
+                soft_nodes_predicted: predicted,
+                ..Limits::default()
+            };
+            let mut infos = Vec::new();
+            let r =
+                searcher().search_position(&pos, &limits, &SearchControl::default(), &mut |e| {
+                    infos.extend(e.iteration().cloned())
+                });
+            (r, infos)
+        };
+        let (started, started_infos) = run(false);
+        let (predicted, _) = run(true);
+        if started.best.is_none() {
+            continue;
+        }
+        assert!(started.nodes >= 3000 || started.depth as i32 == score::MAX_DEPTH);
+        assert!(predicted.depth <= started.depth && predicted.nodes <= started.nodes);
+        assert!(predicted.depth >= 2.min(started.depth));
+        let at_depth = started_infos
+            .iter()
+            .rfind(|i| i.depth == predicted.depth && i.bound == ScoreBound::Exact)
+            .expect("the started search reported that depth");
+        assert_eq!(predicted.best, at_depth.pv.first().copied());
+        assert_eq!(predicted.score, at_depth.score);
+        assert_eq!(predicted.nodes, at_depth.nodes);
+        started_nodes += started.nodes;
+        predicted_nodes += predicted.nodes;
+        earlier += usize::from(predicted.depth < started.depth);
+    }
+    assert!(
+        earlier >= 6,
+        "only {earlier} of 12 searches stopped earlier"
+    );
+    assert!(
+        predicted_nodes < started_nodes * 3 / 4,
+        "{predicted_nodes} vs {started_nodes}"
+    );
+}
+
 #[test]
 fn stop_before_start_still_gives_a_move() {
     let mut s = searcher();

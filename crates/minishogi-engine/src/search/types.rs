@@ -28,6 +28,10 @@ pub struct Limits {
     /// No new iteration starts once the search has used this many nodes (a budget that
     /// keeps whole iterations, for data generation); `nodes` stays the hard limit.
     pub soft_nodes: Option<u64>,
+    /// With `soft_nodes`: no new iteration starts that is predicted to end past it either
+    /// (its cost estimated from the last two iterations'), so a search ends near the budget
+    /// rather than up to an iteration beyond it.
+    pub soft_nodes_predicted: bool,
     pub movetime: Option<Duration>,
     pub clock: Option<ClockLimits>,
     pub infinite: bool,

@@ -58,6 +58,9 @@ pub(super) struct Worker<'a> {
     pub(super) seldepth: usize,
     pub(super) pv_index: usize,
     pub(super) best_move_changes: f64,
+    /// Main thread: all threads' nodes when the last two iterations ended (for a soft node
+    /// budget that predicts the next iteration's cost).
+    pub(super) iteration_ends: [u64; 2],
     pub(super) root_moves: Vec<RootMove>,
     /// Below full strength (main thread): the MultiPV lines of the last completed iteration,
     /// best first, among which the level chooses.
@@ -135,6 +138,7 @@ impl<'a> Worker<'a> {
             seldepth: 0,
             pv_index: 0,
             best_move_changes: 0.0,
+            iteration_ends: [0; 2],
             root_moves: shared
                 .root_moves
                 .iter()

@@ -107,6 +107,7 @@ impl GoSearch {
             depth: self.depth,
             nodes: self.nodes,
             soft_nodes: None,
+            soft_nodes_predicted: false,
             movetime: self.movetime,
             clock: any_clock.then(|| ClockLimits {
                 remaining: remaining.unwrap_or_default(),
