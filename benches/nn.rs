@@ -10,12 +10,13 @@ use criterion::{BenchmarkId, Criterion, Throughput, black_box};
 use engine::eval::PathState;
 use engine::nn::{
     Activation, DEFAULT_SIZES, FastNet, FeatureSet, Features, NUM_FEATURES, Network, QuantNet,
-    QuantPathState, default_network, extend_to_king_piece,
+    QuantPathState, default_network,
 };
 use engine::shogi::random::random_legal_move;
 use engine::shogi::{Move, Position};
 use engine::testing::{random_positions, seeded_draw};
 use engine::train::generate_mate_dataset as mate_dataset;
+use engine::train::grow::extend_to_king_piece;
 use engine::train::trainer::{TrainConfig, Trainer};
 
 const SHAPES: [&[usize]; 5] = [

@@ -1,10 +1,10 @@
 #!/bin/sh
-# Cross-compiles the engine for 64-bit Windows (most shogi GUIs run there) on Debian or Ubuntu:
+# Cross-compiles the playing engine (`minishogi-engine`, none of the lab) for 64-bit Windows (most shogi GUIs run there) on Debian or Ubuntu:
 # the mingw-w64 toolchain links for Rust's x86_64-pc-windows-gnu target. Prints the path of the
 # .exe.
 #
 #   apt-get install gcc-mingw-w64-x86-64      # once (as root)
-#   scripts/build-windows.sh                   # -> target/x86_64-pc-windows-gnu/release/engine.exe
+#   scripts/build-windows.sh                   # -> target/x86_64-pc-windows-gnu/release/minishogi-engine.exe
 #
 # Extra arguments go to cargo build (e.g. --features …).
 set -eu
@@ -17,7 +17,8 @@ fi
 if command -v rustup >/dev/null 2>&1; then
     rustup target add "$target" >&2
 fi
-cargo build --release --locked --target "$target" --bin engine "$@" >&2
-exe="target/$target/release/engine.exe"
+CARGO_PROFILE_RELEASE_STRIP=symbols cargo build --release --locked --target "$target" \
+    -p minishogi-engine --bin minishogi-engine "$@" >&2
+exe="target/$target/release/minishogi-engine.exe"
 test -f "$exe"
 echo "$exe"

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Runs `engine perft` (release build) on every position and depth of tests/data/perft.txt and
+# Runs `minishogi-engine perft` (release build) on every position and depth of tests/data/perft.txt and
 # compares the node counts with the reference. Usage:
 #   scripts/perft-check.sh [MAX_NODES]    # skip cases above MAX_NODES (default 1000000000;
 #                                         # the startpos depth-8 case has 2.2e9 nodes)
@@ -7,8 +7,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 max_nodes=${1:-1000000000}
-cargo build --release --quiet
-engine=target/release/engine
+cargo build --release --quiet -p minishogi-engine
+engine=target/release/minishogi-engine
 
 failures=0
 checked=0

@@ -10,7 +10,7 @@ not cut short by a decided position (the search stops early at its maximum depth
 import argparse, statistics, subprocess, time
 
 ap = argparse.ArgumentParser()
-ap.add_argument("--engine", default="target/release/engine")
+ap.add_argument("--engine", default="target/release/minishogi-engine")
 ap.add_argument("--movetime", type=int, default=100)
 ap.add_argument("--plies", type=int, default=200)
 ap.add_argument("--no-load", action="store_true")

@@ -8,9 +8,9 @@
 #   xboard.debug   XBoard's log of everything said to and by the engines
 #
 #   scripts/xboard-game.sh OUT_DIR [ENGINE] [TIME_CONTROL] [INCREMENT]
-#   scripts/xboard-game.sh out/xboard target/release/engine 0:10 0.1
+#   scripts/xboard-game.sh out/xboard target/release/minishogi-engine 0:10 0.1
 #
-# ENGINE defaults to target/release/engine; the time control is XBoard's `-tc` (minutes:seconds
+# ENGINE defaults to target/release/minishogi-engine; the time control is XBoard's `-tc` (minutes:seconds
 # a game, default 0:10) and `-inc` (seconds a move, default 0.1). SECOND (an environment
 # variable) is another USI engine's command for gote, e.g. SECOND=/usr/games/fairy-stockfish.
 #
@@ -26,7 +26,7 @@ if [ $# -lt 1 ] || [ $# -gt 4 ]; then
     exit 2
 fi
 out=$1
-engine=$(realpath "${2:-target/release/engine}")
+engine=$(realpath "${2:-target/release/minishogi-engine}")
 tc=${3:-0:10}
 inc=${4:-0.1}
 second=${SECOND:-$engine}

@@ -1,8 +1,11 @@
-//! The `engine` command line: one subcommand per mode, each handled by its module.
+//! The `engine` command line: the playing engine's commands (`minishogi_engine::commands`, the
+//! same as the `minishogi-engine` binary's) and the lab's, one subcommand per mode, each
+//! handled by its module.
 
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
+use engine::commands::{self, PlayingCommand};
 
 #[derive(Parser)]
 #[command(name = "engine", version, about = "5五将棋 (minishogi) engine")]
@@ -13,15 +16,9 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
-    /// Speak USI on standard input and output (the default without a subcommand).
-    Usi,
-    /// Speak UCI in Fairy-Stockfish's dialect for minishogi (FEN, moves such as a2a3), as
-    /// cutechess-cli's proto=uci does.
-    Uci,
-    /// Count the leaves of the legal move tree (move generator check and speed).
-    Perft(engine::tools::perft::PerftArgs),
-    /// Play one game by the course protocol: 1 = the engine is sente, 0 = the opponent is.
-    Play(engine::protocol::course::PlayArgs),
+    /// What the playing engine (`minishogi-engine`) does: usi, uci, perft, play, bench, eval.
+    #[command(flatten)]
+    Playing(PlayingCommand),
     /// Play a match between two USI engines, refereed by our rules.
     Match(engine::matches::cli::MatchArgs),
     /// Scaling ladder: a match at each of several limits, with a table and an Elo plot.
@@ -34,10 +31,6 @@ enum Command {
     Convert(engine::tools::convert::ConvertArgs),
     /// A USI engine that plays uniformly random legal moves (a baseline opponent).
     Random(engine::matches::cli::RandomArgs),
-    /// Search a fixed set of positions to a fixed depth; prints `Bench: N nodes M nps`.
-    Bench(engine::bench::BenchArgs),
-    /// Show the network's evaluation of a position, by feature group.
-    Eval(engine::tools::eval::EvalArgs),
     /// Build the mate / pre-mate data set and train the network on it.
     Pretrain(engine::train::pretrain::PretrainArgs),
     /// Train the network by self-play (TD-style targets from the game's end).
@@ -60,24 +53,16 @@ enum Command {
 }
 
 fn main() -> ExitCode {
-    env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn"))
-        .target(env_logger::Target::Stderr)
-        .init();
-    engine::fileio::report_file_size_limit_as_error();
+    commands::start_process();
     let cli = Cli::parse();
-    let result = match cli.command.unwrap_or(Command::Usi) {
-        Command::Usi => engine::protocol::usi::run_stdio().map_err(|e| e.to_string()),
-        Command::Uci => engine::protocol::usi::run_stdio_uci().map_err(|e| e.to_string()),
-        Command::Perft(args) => engine::tools::perft::run(&args),
-        Command::Play(args) => engine::protocol::course::run(&args),
+    let result = match cli.command.unwrap_or(Command::Playing(PlayingCommand::Usi)) {
+        Command::Playing(command) => commands::run(&command),
         Command::Match(args) => engine::matches::cli::run(&args).map_err(|e| e.to_string()),
         Command::Scale(args) => engine::tools::scale::run(&args),
         Command::Ttd(args) => engine::tools::ttd::run(&args),
         Command::SamplePositions(args) => engine::tools::ttd::run_sample(&args),
         Command::Convert(args) => engine::tools::convert::run(&args),
         Command::Random(args) => engine::matches::cli::run_random(&args).map_err(|e| e.to_string()),
-        Command::Bench(args) => engine::bench::run(&args),
-        Command::Eval(args) => engine::tools::eval::run(&args),
         Command::Pretrain(args) => engine::train::pretrain::run(&args).map(|_| ()),
         Command::Selfplay(args) => engine::train::selfplay::run(&args).map(|_| ()),
         Command::Datagen(args) if !args.verify.is_empty() => {
@@ -91,11 +76,5 @@ fn main() -> ExitCode {
         Command::Plot(args) => engine::tools::plot::run(&args),
         Command::Book(args) => engine::book::build::run(&args),
     };
-    match result {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(e) => {
-            log::error!("{e}");
-            ExitCode::FAILURE
-        }
-    }
+    commands::exit_code(result)
 }

@@ -362,10 +362,12 @@ fn initial_network(args: &TrainArgs) -> Result<Network, String> {
                 args.features
             ));
         }
-        net = nn::extend_to_king_piece(&net).map_err(|e| format!("--init: {e}"))?;
+        net = super::grow::extend_to_king_piece(&net).map_err(|e| format!("--init: {e}"))?;
     }
     match args.widen {
-        Some(width) => nn::widen(&net, width, args.seed).map_err(|e| format!("--widen: {e}")),
+        Some(width) => {
+            super::grow::widen(&net, width, args.seed).map_err(|e| format!("--widen: {e}"))
+        }
         None => Ok(net),
     }
 }

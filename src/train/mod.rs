@@ -1,8 +1,10 @@
 //! Training: the mate pretraining data set and self-play.
 
+pub mod backprop;
 pub mod curves;
 pub mod datagen;
 pub mod generations;
+pub mod grow;
 pub mod learn;
 pub mod learner;
 pub mod matedata;

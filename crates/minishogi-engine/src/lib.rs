@@ -19,6 +19,7 @@ pub use minishogi_rules as shogi;
 
 pub mod bench;
 pub mod book;
+pub mod commands;
 pub mod eval;
 pub mod fileio;
 pub mod mcts;

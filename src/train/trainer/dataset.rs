@@ -2,8 +2,9 @@
 //! a network on them.
 
 use crate::nn::features::{Features, NUM_FEATURES};
-use crate::nn::network::{Loss, Network, sigmoid};
+use crate::nn::network::{Network, sigmoid};
 use crate::shogi::Position;
+use crate::train::backprop::Loss;
 use ndarray::{Array1, Array2};
 use serde::{Deserialize, Serialize};
 

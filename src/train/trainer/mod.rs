@@ -20,7 +20,8 @@ pub use optimizer::Optimizer;
 use optimizer::{AdamParams, State, adam_update, flatten, sgd_update, unflatten};
 pub use sparse::{PositionSet, SparseTrainer};
 
-use crate::nn::network::{Gradients, Loss, Network};
+use crate::nn::network::Network;
+use crate::train::backprop::{Backprop, Gradients, Loss};
 use ndarray::{ArrayView1, ArrayView2, s};
 use rand::SeedableRng;
 use rand::seq::SliceRandom;

@@ -1,7 +1,8 @@
 //! The optimisers: SGD with heavy-ball momentum and Adam, their moment buffers (shaped like the
 //! network, flattened for the trainer's saved state) and their update rules.
 
-use crate::nn::network::{Dense, Gradients};
+use crate::nn::network::Dense;
+use crate::train::backprop::Gradients;
 use ndarray::Zip;
 use serde::{Deserialize, Serialize};
 

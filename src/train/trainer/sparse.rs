@@ -18,8 +18,9 @@
 use super::optimizer::{AdamParams, adam_update, sgd_update};
 use super::{EpochStats, EvalStats, Optimizer, TrainConfig, TrainError, TrainerState};
 use crate::nn::features::{FeatureSet, Features};
-use crate::nn::network::{Dense, Gradients, Loss, Network, sigmoid};
+use crate::nn::network::{Dense, Network, sigmoid};
 use crate::shogi::Position;
+use crate::train::backprop::{Backprop, Gradients, Loss, derivative};
 use crate::train::packed::PackedPosition;
 use ndarray::{Array1, Array2, ArrayView1, Axis};
 use rand::SeedableRng;
@@ -305,7 +306,7 @@ impl SparseTrainer {
         ndarray::Zip::from(&mut delta)
             .and(&z)
             .and(&a)
-            .for_each(|d, &z, &a| *d *= act.derivative(z, a));
+            .for_each(|d, &z, &a| *d *= derivative(act, z, a));
         let b1_grad = delta.sum_axis(Axis(0));
         let h = self.h1;
         for (k, d) in delta.axis_iter(Axis(0)).enumerate() {

@@ -17,7 +17,7 @@ pub mod weights;
 
 pub use fast::{FAST_MAX_WIDTH, FastNet};
 pub use features::{FEATURE_SET_ID, FeatureSet, Features, NUM_FEATURES};
-pub use network::{Activation, Dense, Gradients, Loss, Network, ShapeError, sigmoid};
+pub use network::{Activation, Dense, Network, ShapeError, sigmoid};
 pub use quant::{QuantNet, QuantPathState};
 pub use weights::{WeightsError, load_from_path, save_to_path};
 
@@ -67,60 +67,6 @@ impl crate::eval::Evaluator for NetworkEvaluator {
             .as_ref()
             .map(|q| Box::new(QuantPathState::new(q, root)) as Box<dyn crate::eval::PathState>)
     }
-}
-
-/// `net` with its first hidden layer widened to `width` units. The new units get small random
-/// input weights (a tenth of the fresh-network range, deterministic in `seed`), zero bias and
-/// zero weights into the next layer: the widened network's outputs equal `net`'s exactly, and
-/// training grows the new units from there.
-pub fn widen(net: &Network, width: usize, seed: u64) -> Result<Network, ShapeError> {
-    use rand::{Rng, SeedableRng};
-    let sizes = net.sizes();
-    if sizes.len() < 3 {
-        return Err(ShapeError("no hidden layer to widen".into()));
-    }
-    let old = sizes[1];
-    if width < old {
-        return Err(ShapeError(format!(
-            "cannot narrow the first layer from {old} to {width} units"
-        )));
-    }
-    let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
-    let limit = 0.1 * (6.0 / sizes[0] as f32).sqrt();
-    let mut layers = net.layers().to_vec();
-    let (l1, l2) = (&layers[0], &layers[1]);
-    let mut w1 = ndarray::Array2::zeros((width, sizes[0]));
-    w1.slice_mut(ndarray::s![..old, ..]).assign(&l1.weights);
-    for v in w1.slice_mut(ndarray::s![old.., ..]).iter_mut() {
-        *v = rng.gen_range(-limit..limit);
-    }
-    let mut b1 = ndarray::Array1::zeros(width);
-    b1.slice_mut(ndarray::s![..old]).assign(&l1.bias);
-    let mut w2 = ndarray::Array2::zeros((l2.outputs(), width));
-    w2.slice_mut(ndarray::s![.., ..old]).assign(&l2.weights);
-    layers[0] = Dense {
-        weights: w1,
-        bias: b1,
-    };
-    layers[1].weights = w2;
-    Network::from_layers(layers, net.hidden_activation())
-}
-
-/// `net` (of the seed's set) taking the king-piece set's inputs: the seed's 361 columns copied
-/// (the king-piece set starts with the seed's inputs, same indices), the new inputs' weights
-/// zero. It evaluates every position exactly as `net` does; training grows the new weights.
-pub fn extend_to_king_piece(net: &Network) -> Result<Network, ShapeError> {
-    if net.feature_set() != FeatureSet::Seed361 || net.input_size() != NUM_FEATURES {
-        return Err(ShapeError(format!(
-            "only a network of the seed's {NUM_FEATURES} inputs extends to the king-piece set"
-        )));
-    }
-    let mut layers = net.layers().to_vec();
-    let old = &layers[0].weights;
-    let mut w = ndarray::Array2::zeros((old.nrows(), FeatureSet::KingPiece.inputs()));
-    w.slice_mut(ndarray::s![.., ..NUM_FEATURES]).assign(old);
-    layers[0].weights = w;
-    Network::from_layers(layers, net.hidden_activation())
 }
 
 /// Networks whose first layer is at least this wide are evaluated by the quantised path with
@@ -396,49 +342,5 @@ mod tests {
         assert_eq!(ev.evaluate(&pos), before);
         assert_eq!(ev.source(), good_path.display().to_string());
         std::fs::remove_dir_all(&dir).unwrap();
-    }
-
-    #[test]
-    fn extending_to_king_piece_keeps_the_outputs() {
-        let net = default_network();
-        let kp = extend_to_king_piece(&net).unwrap();
-        assert_eq!(kp.feature_set(), FeatureSet::KingPiece);
-        assert!(extend_to_king_piece(&kp).is_err());
-        let (a, b) = (
-            NetworkEvaluator::new(net, "seed").unwrap(),
-            NetworkEvaluator::new(kp, "king-piece").unwrap(),
-        );
-        assert_eq!(b.fast().feature_set(), FeatureSet::KingPiece);
-        for pos in crate::testing::random_positions(300, 4, 100) {
-            assert!((a.evaluate_logit(&pos) - b.evaluate_logit(&pos)).abs() < 1e-4);
-        }
-    }
-
-    #[test]
-    fn widening_keeps_the_outputs_and_picks_the_quantised_path() {
-        let net = load_from_path(concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/../../weights/gen2.bin"
-        ))
-        .unwrap();
-        assert_eq!(net.sizes()[1], 64);
-        let wide = widen(&net, 256, 3).unwrap();
-        assert_eq!(wide.sizes()[1], 256);
-        assert_eq!(wide.sizes()[2..], net.sizes()[2..]);
-        for pos in crate::testing::random_positions(300, 2, 100) {
-            let x = Features::from_position(&pos).to_f32();
-            assert!((wide.logit(&x) - net.logit(&x)).abs() < 1e-4);
-        }
-        assert!(widen(&net, 32, 3).is_err());
-        assert!(
-            NetworkEvaluator::new(net, "narrow")
-                .unwrap()
-                .quant()
-                .is_none()
-        );
-        let ev = NetworkEvaluator::new(wide, "wide").unwrap();
-        assert!(ev.quant().is_some());
-        use crate::eval::Evaluator;
-        assert!(ev.path_state(&Position::startpos()).is_some());
     }
 }

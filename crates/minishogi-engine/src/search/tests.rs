@@ -999,15 +999,11 @@ impl Evaluator for RefreshOnly {
 
 #[test]
 fn incremental_wide_network_searches_exactly_as_refreshing_it() {
-    let wide = crate::nn::widen(
-        &crate::nn::load_from_path(concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/../../weights/gen2.bin"
-        ))
-        .unwrap(),
-        256,
-        5,
-    )
+    // Generation 3: 256 units, searched by the quantised incremental path.
+    let wide = crate::nn::load_from_path(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../weights/gen3.bin"
+    ))
     .unwrap();
     let ev = crate::nn::NetworkEvaluator::new(wide, "wide").unwrap();
     assert!(ev.quant().is_some());

@@ -28,10 +28,10 @@ fn xboard_plays_a_whole_game_through_uci2wb() {
     let out = std::env::temp_dir().join(format!("xboard-game-{}", std::process::id()));
     let status = Command::new(concat!(
         env!("CARGO_MANIFEST_DIR"),
-        "/scripts/xboard-game.sh"
+        "/../../scripts/xboard-game.sh"
     ))
     .arg(&out)
-    .arg(env!("CARGO_BIN_EXE_engine"))
+    .arg(env!("CARGO_BIN_EXE_minishogi-engine"))
     .args(["0:06", "0.1"])
     .status()
     .expect("the script runs");

@@ -8,7 +8,7 @@ mod common;
 use std::time::{Duration, Instant};
 
 use common::UsiEngine as Engine;
-use engine::shogi::Position;
+use minishogi_engine::shogi::Position;
 
 /// How much later than asked a `bestmove` may arrive.
 const LATE: Duration = Duration::from_millis(10);

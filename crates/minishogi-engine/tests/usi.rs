@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 
 use common::UsiEngine as Engine;
 use common::after_usi_moves as play;
-use engine::shogi::Position;
+use minishogi_engine::shogi::Position;
 
 /// How long any expected line may take before the test fails as hung.
 const HANG: Duration = Duration::from_secs(20);
@@ -891,7 +891,7 @@ fn bench_runs_in_the_loop() {
     let fields: Vec<&str> = line.split_whitespace().collect();
     assert_eq!(fields.len(), 5, "{line}");
     assert!(fields[1].parse::<u64>().unwrap() > 30, "{line}");
-    let cli = Command::new(env!("CARGO_BIN_EXE_engine"))
+    let cli = Command::new(env!("CARGO_BIN_EXE_minishogi-engine"))
         .args(["bench", "--depth", "2"])
         .output()
         .unwrap();

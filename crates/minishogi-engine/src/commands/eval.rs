@@ -1,11 +1,11 @@
-//! `engine eval`: the network's view of one position — win probability, cp, and how much each
+//! `eval`: the network's view of one position — win probability, cp, and how much each
 //! feature group contributes.
 
 use std::path::PathBuf;
 
 use crate::nn;
 
-/// Arguments of `engine eval`.
+/// Arguments of `eval`.
 #[derive(clap::Args, Debug, Clone)]
 pub struct EvalArgs {
     /// Position as an SFEN (default: the start position).
@@ -20,7 +20,7 @@ pub struct EvalArgs {
 }
 
 pub fn run(args: &EvalArgs) -> Result<(), String> {
-    let pos = super::position_from(args.sfen.as_deref(), &args.moves)?;
+    let pos = super::position::position_from(args.sfen.as_deref(), &args.moves)?;
     let (net, source) = match &args.weights {
         Some(path) => (
             nn::load_from_path(path).map_err(|e| e.to_string())?,

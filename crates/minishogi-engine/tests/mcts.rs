@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 
 use common::UsiEngine as Engine;
 use common::after_usi_moves as play;
-use engine::shogi::Position;
+use minishogi_engine::shogi::Position;
 
 const HANG: Duration = Duration::from_secs(60);
 const MODES: [&str; 2] = ["mcts", "uct"];
@@ -417,7 +417,7 @@ fn the_policy_file_is_taken_or_refused_by_name() {
     std::fs::create_dir_all(&dir).unwrap();
     let copy = dir.join("policy copy.bin");
     std::fs::copy(
-        concat!(env!("CARGO_MANIFEST_DIR"), "/weights/policy.bin"),
+        concat!(env!("CARGO_MANIFEST_DIR"), "/../../weights/policy.bin"),
         &copy,
     )
     .unwrap();

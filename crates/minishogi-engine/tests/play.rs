@@ -6,9 +6,9 @@ use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 use std::sync::mpsc;
 use std::thread;
 
-use engine::shogi::{Color, Game, GameStatus};
+use minishogi_engine::shogi::{Color, Game, GameStatus};
 
-const ENGINE: &str = env!("CARGO_BIN_EXE_engine");
+const ENGINE: &str = env!("CARGO_BIN_EXE_minishogi-engine");
 
 fn spawn(side: &str, extra: &[&str]) -> Child {
     Command::new(ENGINE)

@@ -1,11 +1,11 @@
-//! `engine perft`: counts the leaves of the legal move tree to a fixed depth and reports the
+//! `perft`: counts the leaves of the legal move tree to a fixed depth and reports the
 //! speed, optionally per root move (`--divide`), to check move generation against references.
 
 use crate::shogi::{Position, perft, perft_divide};
 use std::io::Write;
 use std::time::Instant;
 
-/// Arguments of `engine perft`.
+/// Arguments of `perft`.
 #[derive(clap::Args, Debug, Clone)]
 pub struct PerftArgs {
     /// Depth in plies (1 = the number of legal moves; at most 32).
@@ -71,9 +71,9 @@ pub fn write_report(out: &mut impl Write, report: &PerftReport) -> std::io::Resu
     writeln!(out, "nps: {:.0}", report.nodes_per_second())
 }
 
-/// Runs `engine perft` with its output on standard output.
+/// Runs `perft` with its output on standard output.
 pub fn run(args: &PerftArgs) -> Result<(), String> {
-    let mut pos = super::position_from(args.sfen.as_deref(), &args.moves)?;
+    let mut pos = super::position::position_from(args.sfen.as_deref(), &args.moves)?;
     let report = measure(&mut pos, args.depth, args.divide);
     let stdout = std::io::stdout();
     write_report(&mut stdout.lock(), &report).map_err(|e| format!("writing output: {e}"))

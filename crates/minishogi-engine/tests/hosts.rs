@@ -10,7 +10,7 @@ mod common;
 use std::time::{Duration, Instant};
 
 use common::UsiEngine as Engine;
-use engine::shogi::{Color, Game, GameStatus, Move, MoveError, Position};
+use minishogi_engine::shogi::{Color, Game, GameStatus, Move, MoveError, Position};
 
 const HANG: Duration = Duration::from_secs(20);
 /// The games end in a draw by this many plies at the latest (a rule of the referee's `Game`).
