@@ -9,7 +9,7 @@
 
 mod error;
 mod handshake;
-pub mod info;
+mod info;
 mod process;
 mod search;
 mod spec;
