@@ -15,3 +15,4 @@ pub mod records;
 pub mod tools;
 pub mod train;
 pub mod tune;
+pub mod usi_client;

@@ -39,12 +39,23 @@ const LAB: &[(&str, &[&str])] = &[
     ("plot", &[]),
     // Game records: formats over the rules.
     ("records", &["shogi"]),
-    // The tuner plays matches (`matches`) over the search's parameters (`search`), and fits
-    // the classical evaluator (`eval`) to datagen shards (`train`) by Texel's method.
+    // The USI client (engine processes, handshake, `info` lines, time controls): it names
+    // nothing of the lab, so that matches, tools, the tuner and the GUI can all stand on it.
+    ("usi_client", &[]),
+    // The tuner plays matches (`matches`, engines by `usi_client`) over the search's parameters
+    // (`search`), and fits the classical evaluator (`eval`) to datagen shards (`train`) by
+    // Texel's method.
     (
         "tune",
         &[
-            "shogi", "fileio", "search", "matches", "plot", "eval", "train",
+            "shogi",
+            "fileio",
+            "search",
+            "matches",
+            "plot",
+            "eval",
+            "train",
+            "usi_client",
         ],
     ),
 ];

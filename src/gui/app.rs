@@ -18,10 +18,10 @@ use super::notation;
 use super::session::{Ended, Session, Slot, lock};
 use super::tree::Tree;
 use super::view::win_probability;
-use crate::matches::engine_process::EngineSpec;
 use crate::records::{self, Ending, Record};
 use crate::search::skill;
 use crate::shogi::{Color, EndReason, GameStatus, Position};
+use crate::usi_client::EngineSpec;
 
 /// The name the engine itself has in the page's list.
 pub const SELF_ENGINE: &str = "minishogi-engine";

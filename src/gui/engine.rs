@@ -1,4 +1,4 @@
-//! A USI engine serving the page: a process (`matches::engine_process`) driven by a thread of
+//! A USI engine serving the page: a process (`usi_client`) driven by a thread of
 //! its own, which takes jobs (search, stop, options) from a channel and reports what the
 //! engine says (`info`, `bestmove`, `checkmate`) through a callback. A new job stops the
 //! search before it: every report carries the job's `Purpose`, so the receiver can tell a
@@ -9,7 +9,9 @@ use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
 use std::thread;
 use std::time::{Duration, Instant};
 
-use crate::matches::engine_process::{EngineError, EngineProcess, EngineSpec};
+use crate::usi_client::{EngineError, EngineProcess, EngineSpec};
+// The page reads the engine's `info` lines by the lab's one parser.
+pub use crate::usi_client::{Score, parse_info};
 
 /// How long the engine may take to answer `usi`/`isready` (a big hash table takes a while).
 const HANDSHAKE_TIMEOUT: Duration = Duration::from_secs(30);
@@ -108,10 +110,9 @@ fn serve(
 ) -> Result<(), EngineError> {
     let mut engine = EngineProcess::spawn(spec)?;
     let id = engine.handshake(&[], HANDSHAKE_TIMEOUT)?;
-    let declared = |name: &str| id.options.iter().any(|o| o.eq_ignore_ascii_case(name));
     let set_options = |engine: &mut EngineProcess, options: &[(String, String)]| {
         for (name, value) in options {
-            if declared(name) {
+            if id.declares(name) {
                 engine.send(&format!("setoption name {name} value {value}"))?;
             } else {
                 log::debug!("{}: no option {name}; not set", spec.name);
@@ -205,97 +206,5 @@ fn finish_search(
             }
             _ => {}
         }
-    }
-}
-
-/// One `info` line's fields, as the page shows them.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
-pub struct Info {
-    pub multipv: u32,
-    pub depth: Option<u32>,
-    pub seldepth: Option<u32>,
-    /// `{"cp": n}` or `{"mate": n}`, from the side to move's view.
-    pub score: Option<Score>,
-    /// `"lower"` or `"upper"` for a bound.
-    pub bound: Option<&'static str>,
-    pub nodes: Option<u64>,
-    pub nps: Option<u64>,
-    pub time_ms: Option<u64>,
-    pub pv: Vec<String>,
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Score {
-    Cp(i32),
-    Mate(i32),
-}
-
-/// The fields of an `info` line (USI or UCI spelling); unknown fields are skipped, and a
-/// malformed number leaves its field empty.
-pub fn parse_info(line: &str) -> Info {
-    let mut info = Info {
-        multipv: 1,
-        ..Info::default()
-    };
-    let words: Vec<&str> = line.split_whitespace().collect();
-    let mut i = usize::from(words.first() == Some(&"info"));
-    let number = |i: usize| words.get(i + 1).and_then(|w| w.parse::<u64>().ok());
-    while i < words.len() {
-        match words[i] {
-            "depth" => info.depth = number(i).map(|n| n as u32),
-            "seldepth" => info.seldepth = number(i).map(|n| n as u32),
-            "multipv" => info.multipv = number(i).map_or(1, |n| n as u32),
-            "nodes" => info.nodes = number(i),
-            "nps" => info.nps = number(i),
-            "time" => info.time_ms = number(i),
-            "score" => {
-                let value = words.get(i + 2).and_then(|w| w.parse::<i32>().ok());
-                info.score = match (words.get(i + 1), value) {
-                    (Some(&"cp"), Some(v)) => Some(Score::Cp(v)),
-                    (Some(&"mate"), Some(v)) => Some(Score::Mate(v)),
-                    _ => None,
-                };
-                i += 2;
-                continue;
-            }
-            "lowerbound" => info.bound = Some("lower"),
-            "upperbound" => info.bound = Some("upper"),
-            "pv" => {
-                info.pv = words[i + 1..].iter().map(|w| w.to_string()).collect();
-                break;
-            }
-            "string" => break,
-            _ => {}
-        }
-        i += 1;
-    }
-    info
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn info_lines_are_read_field_by_field() {
-        let info = parse_info(
-            "info depth 12 seldepth 18 multipv 2 score cp -35 upperbound nodes 1234 nps 900 \
-             time 140 hashfull 3 pv 2e3d 4a3b",
-        );
-        assert_eq!(info.depth, Some(12));
-        assert_eq!(info.seldepth, Some(18));
-        assert_eq!(info.multipv, 2);
-        assert_eq!(info.score, Some(Score::Cp(-35)));
-        assert_eq!(info.bound, Some("upper"));
-        assert_eq!(info.nodes, Some(1234));
-        assert_eq!(info.nps, Some(900));
-        assert_eq!(info.time_ms, Some(140));
-        assert_eq!(info.pv, ["2e3d", "4a3b"]);
-        let mate = parse_info("info depth 3 score mate -2 pv 1a1b");
-        assert_eq!(mate.score, Some(Score::Mate(-2)));
-        assert_eq!(mate.multipv, 1);
-        let bad = parse_info("info depth x score cp");
-        assert_eq!((bad.depth, bad.score), (None, None));
     }
 }

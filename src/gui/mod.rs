@@ -18,7 +18,7 @@ use std::time::Duration;
 
 use clap::Args;
 
-use crate::matches::engine_process::EngineSpec;
+use crate::usi_client::EngineSpec;
 use app::{App, Engines, SELF_ENGINE};
 
 #[derive(Args, Debug)]

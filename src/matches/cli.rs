@@ -7,11 +7,11 @@ use std::time::Duration;
 
 use clap::{Arg, ArgAction, ArgMatches, Args, FromArgMatches};
 
-use super::engine_process::{EngineSpec, split_command};
 use super::openings::{default_openings, load_openings};
-use super::referee::{RefereeSettings, TimeControl};
+use super::referee::RefereeSettings;
 use super::stats::Sprt;
 use super::{MatchConfig, run_match};
+use crate::usi_client::{EngineSpec, TimeControl, seconds, split_command};
 
 /// Lateness tolerated before a time forfeit, in seconds (default of `--time-margin`).
 pub const DEFAULT_TIME_MARGIN_S: f64 = 0.1;
@@ -321,11 +321,6 @@ impl RefereeArgs {
             startup_timeout: seconds(self.startup_timeout, "--startup-timeout")?,
         })
     }
-}
-
-fn seconds(value: f64, what: &str) -> Result<Duration, String> {
-    Duration::try_from_secs_f64(value)
-        .map_err(|_| format!("{what} {value} is not a time in seconds"))
 }
 
 /// The time control of `--movetime`, `--tc` and `--byoyomi` (or their `--engine-` forms);

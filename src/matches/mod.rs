@@ -8,7 +8,6 @@
 
 pub mod chart;
 pub mod cli;
-pub mod engine_process;
 mod games_line;
 pub mod openings;
 pub mod random_mover;
@@ -26,7 +25,7 @@ pub use summary::{GameSummary, MatchSummary, MoveTimes, SprtReport};
 use std::path::PathBuf;
 
 use crate::fileio::FileError;
-use engine_process::EngineSpec;
+use crate::usi_client::EngineSpec;
 use openings::Opening;
 use referee::RefereeSettings;
 use stats::Sprt;

@@ -5,47 +5,9 @@
 use std::fmt;
 use std::time::{Duration, Instant};
 
-use super::engine_process::{EngineError, EngineProcess, EngineSpec};
 use super::openings::Opening;
 use crate::shogi::{Color, EndReason, Game, GameStatus, Move, MoveError};
-
-/// How much time the engines get.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum TimeControl {
-    /// A fixed time for every move (sent as USI `byoyomi` with empty clocks).
-    MoveTime(Duration),
-    /// A clock per side starting at `base`, with `increment` added after every move or
-    /// `byoyomi` granted for every move once the clock is empty (not both).
-    Clock {
-        base: Duration,
-        increment: Duration,
-        byoyomi: Duration,
-    },
-}
-
-impl fmt::Display for TimeControl {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let secs = |d: &Duration| d.as_secs_f64();
-        match self {
-            TimeControl::MoveTime(t) => write!(f, "{}s/move", secs(t)),
-            TimeControl::Clock {
-                base,
-                increment,
-                byoyomi,
-            } => {
-                write!(f, "{}s", secs(base))?;
-                if !increment.is_zero() {
-                    write!(f, "+{}s", secs(increment))?;
-                }
-                if !byoyomi.is_zero() {
-                    write!(f, " byoyomi {}s", secs(byoyomi))?;
-                }
-                Ok(())
-            }
-        }
-    }
-}
+use crate::usi_client::{EngineError, EngineProcess, EngineSpec, TimeControl};
 
 /// Rules of play besides the rules of the game.
 #[derive(Clone, Debug)]

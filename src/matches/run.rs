@@ -9,7 +9,6 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Mutex, mpsc};
 use std::time::Instant;
 
-use super::engine_process::EngineSpec;
 use super::referee::{self, EngineSlot, GameRecord, Outcome, Termination};
 use super::stats::Pentanomial;
 use super::summary::{Finished, GameSummary, MatchSummary, engine1_points, record_game};
@@ -17,6 +16,7 @@ use super::{MatchConfig, MatchError, chart};
 use crate::fileio;
 use crate::records::{self, Ending, Format, Record};
 use crate::shogi::EndReason;
+use crate::usi_client::EngineSpec;
 
 /// Writes a record file atomically (the one owner is [`fileio::write_atomic`]).
 fn write_atomic(path: &Path, contents: &[u8]) -> Result<(), MatchError> {

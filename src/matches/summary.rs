@@ -7,10 +7,10 @@ use std::fmt::Write as _;
 use serde::Serialize;
 
 use super::MatchConfig;
-use super::engine_process::EngineSpec;
 use super::referee::{GameRecord, Outcome};
 use super::stats::{EloEstimate, Pentanomial, Sprt, SprtDecision};
 use crate::shogi::Color;
+use crate::usi_client::EngineSpec;
 
 /// A game as the summary lists it.
 #[derive(Clone, Debug, Serialize)]

@@ -15,10 +15,10 @@ use serde::Serialize;
 
 use crate::fileio;
 use crate::matches::cli::{DEFAULT_STARTUP_TIMEOUT_S, EngineArgs};
-use crate::matches::engine_process::{EngineError, EngineProcess, EngineSpec};
 use crate::matches::openings::{Opening, load_openings};
 use crate::matches::read_games_line;
 use crate::shogi::{Color, Game};
+use crate::usi_client::{EngineError, EngineProcess, EngineSpec, parse_info, positive_seconds};
 
 /// Deepest depth searched by default.
 pub const DEFAULT_MAX_DEPTH: u32 = 8;
@@ -147,19 +147,15 @@ pub fn depth_stats(runs: &[PositionRun], max_depth: u32) -> Vec<DepthStats> {
 
 /// The depth, time and nodes of an `info` line that reports a finished iteration (it has a
 /// `score`; `currmove` lines are not one).
-fn parse_info(line: &str) -> Option<(u32, Option<f64>, Option<u64>)> {
-    let words: Vec<&str> = line.split_whitespace().collect();
-    if words.first() != Some(&"info") || words.contains(&"currmove") || !words.contains(&"score") {
+fn finished_iteration(line: &str) -> Option<(u32, Option<f64>, Option<u64>)> {
+    if line.split_whitespace().next() != Some("info") {
         return None;
     }
-    let value = |key: &str| {
-        let i = words.iter().position(|w| *w == key)?;
-        words.get(i + 1)
-    };
-    let depth = value("depth")?.parse().ok()?;
-    let ms = value("time").and_then(|t| t.parse::<f64>().ok());
-    let nodes = value("nodes").and_then(|n| n.parse().ok());
-    Some((depth, ms, nodes))
+    let info = parse_info(line);
+    if info.currmove.is_some() || info.score.is_none() {
+        return None;
+    }
+    Some((info.depth?, info.time_ms.map(|ms| ms as f64), info.nodes))
 }
 
 /// Fills the depths a search passed without reporting them: a depth missing below a reported
@@ -216,7 +212,7 @@ fn run_position(
         if line.split_whitespace().next() == Some("bestmove") {
             break received_ms;
         }
-        if let Some((depth, ms, nodes)) = parse_info(&line)
+        if let Some((depth, ms, nodes)) = finished_iteration(&line)
             && (1..=max_depth).contains(&depth)
         {
             let nodes = nodes.unwrap_or(last_nodes);
@@ -348,13 +344,6 @@ pub fn report(engines: &[(String, Vec<DepthStats>)]) -> String {
         }
     }
     s
-}
-
-fn positive_seconds(value: f64, what: &str) -> Result<Duration, String> {
-    Duration::try_from_secs_f64(value)
-        .ok()
-        .filter(|d| !d.is_zero())
-        .ok_or_else(|| format!("{what} {value} is not a positive time in seconds"))
 }
 
 /// Runs `engine ttd`: the report on standard output (and in `--out`), progress on stderr.
@@ -568,17 +557,17 @@ mod tests {
     #[test]
     fn info_lines_give_finished_depths() {
         assert_eq!(
-            parse_info(
+            finished_iteration(
                 "info depth 7 seldepth 12 multipv 1 score cp 31 nodes 5120 nps 1 time 42 pv 2e2d"
             ),
             Some((7, Some(42.0), Some(5120)))
         );
         assert_eq!(
-            parse_info("info depth 9 currmove 5d5c currmovenumber 3 nodes 50 time 15"),
+            finished_iteration("info depth 9 currmove 5d5c currmovenumber 3 nodes 50 time 15"),
             None
         );
-        assert_eq!(parse_info("info string hello score"), None);
-        assert_eq!(parse_info("bestmove 2e2d"), None);
+        assert_eq!(finished_iteration("info string hello score"), None);
+        assert_eq!(finished_iteration("bestmove 2e2d"), None);
         let mark = |ms: f64| Some(DepthMark { ms, nodes: 1 });
         let mut depths = vec![mark(1.0), None, mark(5.0), None];
         fill_depths(&mut depths, None);

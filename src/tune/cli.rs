@@ -17,10 +17,10 @@ use super::spsa::{SpsaConfig, SpsaState};
 use super::state::{self, MethodState, Row, TuneState};
 use crate::fileio::{self, OutputLock};
 use crate::matches::cli::parse_engine_option;
-use crate::matches::engine_process::{EngineSpec, split_command};
 use crate::matches::openings::{Opening, default_openings, load_openings};
-use crate::matches::referee::{RefereeSettings, TimeControl};
+use crate::matches::referee::RefereeSettings;
 use crate::search::SearchParams;
+use crate::usi_client::{EngineSpec, TimeControl, positive_seconds, split_command};
 
 /// The tuned parameters file in `--out`.
 pub const PARAMS_FILE: &str = "tuned.params";
@@ -48,13 +48,6 @@ struct Plan {
     settings: Vec<(String, String)>,
 }
 
-fn seconds(value: f64, what: &str) -> Result<Duration, String> {
-    Duration::try_from_secs_f64(value)
-        .ok()
-        .filter(|d| !d.is_zero())
-        .ok_or_else(|| format!("{what} {value} is not a positive time in seconds"))
-}
-
 fn plan(args: &TuneArgs) -> Result<Plan, String> {
     if args.games_per_step < 2 || !args.games_per_step.is_multiple_of(2) {
         return Err(format!(
@@ -70,7 +63,7 @@ fn plan(args: &TuneArgs) -> Result<Plan, String> {
         (Some(0), _) => return Err("--nodes must be at least 1".to_string()),
         (Some(nodes), None) => MoveLimit::Nodes {
             nodes,
-            bound: seconds(args.node_time_bound, "--node-time-bound")?,
+            bound: positive_seconds(args.node_time_bound, "--node-time-bound")?,
         },
         (None, Some(0)) => return Err("--movetime must be at least 1 ms".to_string()),
         (None, Some(ms)) => MoveLimit::MoveTime(Duration::from_millis(ms)),

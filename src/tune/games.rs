@@ -11,10 +11,10 @@ use std::time::Duration;
 use super::space::Space;
 use super::{Objective, Outcome};
 use crate::fileio;
-use crate::matches::engine_process::EngineSpec;
 use crate::matches::openings::Opening;
-use crate::matches::referee::{RefereeSettings, TimeControl};
+use crate::matches::referee::RefereeSettings;
 use crate::matches::{GameSummary, MatchConfig, run_match_with};
+use crate::usi_client::{EngineSpec, TimeControl};
 
 /// What limits each move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -1,8 +1,13 @@
-//! The tuner's random numbers: SplitMix64, whose whole state is one `u64`, so that the state
-//! file holds it exactly and a resumed run draws the same numbers an uninterrupted one would.
+//! The tuner's random numbers: the rules' SplitMix64, whose whole state is one `u64`, so that
+//! the state file holds it exactly and a resumed run draws the same numbers an uninterrupted one
+//! would.
 
 use serde::{Deserialize, Serialize};
 
+use crate::shogi::splitmix::SplitMix64;
+
+/// Kept as the bare state (`{"state": N}` in the state file); each draw steps a [`SplitMix64`]
+/// resumed from it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Rng {
     state: u64,
@@ -14,11 +19,10 @@ impl Rng {
     }
 
     pub fn next_u64(&mut self) -> u64 {
-        self.state = self.state.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.state;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
+        let mut generator = SplitMix64::new(self.state);
+        let drawn = generator.next_u64();
+        self.state = generator.state();
+        drawn
     }
 
     /// Uniform in `[0, 1)` (53 random bits).

@@ -1,5 +1,6 @@
 //! The rules of minishogi (5五将棋): types, bitboards, positions, move generation and a test of
-//! one move's legality, notations and game status, random play. A crate of its own with no
+//! one move's legality, notations and game status, random play (and the seeded generator
+//! `splitmix`). A crate of its own with no
 //! dependencies at all (`tests/crate_graph.rs`): everything else stands on it, and nothing here
 //! knows of engines.
 //! The playing engine re-exports it as `minishogi_engine::shogi`, the lab as `engine::shogi`.
@@ -16,6 +17,7 @@ pub mod notation;
 pub mod position;
 pub mod random;
 pub mod repetition;
+pub mod splitmix;
 pub mod testing;
 pub mod types;
 

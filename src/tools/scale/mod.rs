@@ -14,10 +14,9 @@ use serde::{Deserialize, Serialize};
 
 use crate::fileio;
 use crate::matches::cli::{EngineArgs, MatchArgs, RefereeArgs, match_config};
-use crate::matches::engine_process::EngineSpec;
-use crate::matches::referee::TimeControl;
 use crate::matches::stats::{EloEstimate, Pentanomial};
 use crate::matches::{MatchSummary, run_match};
+use crate::usi_client::{EngineSpec, TimeControl};
 
 /// The ladder of times a move (ms) when neither `--movetimes` nor `--depths` is given.
 pub const DEFAULT_MOVETIMES_MS: [u64; 5] = [10, 30, 100, 300, 1000];

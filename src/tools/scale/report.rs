@@ -171,7 +171,7 @@ pub fn csv(results: &[PointResult]) -> String {
 pub fn json(results: &[PointResult]) -> String {
     #[derive(Serialize)]
     struct Report<'a> {
-        engines: Option<&'a [crate::matches::engine_process::EngineSpec; 2]>,
+        engines: Option<&'a [crate::usi_client::EngineSpec; 2]>,
         points: Vec<Row>,
     }
     let report = Report {
@@ -359,7 +359,7 @@ pub fn write_all(out: &Path, results: &[PointResult]) -> Result<(), String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::matches::engine_process::EngineSpec;
+    use crate::usi_client::EngineSpec;
 
     fn spec(name: &str) -> EngineSpec {
         EngineSpec {

@@ -1,7 +1,7 @@
 //! Notation round trips on the reference positions and the course protocol's sample game.
 
 use crate::perft_entries;
-use engine::shogi::{Game, Position};
+use minishogi_rules::{Game, Position};
 
 /// Hand field as sorted (letter, count) pairs, so that `Gb` and `bG` compare equal.
 fn hand_multiset(field: &str) -> Vec<(char, u32)> {

@@ -2,7 +2,7 @@
 //! its own board and move application, every pseudo-legal move tried on a copy and kept if the
 //! own king is not attacked afterwards, drop rules (打ち歩詰め by brute force) applied directly.
 
-use engine::shogi::{Color, Move, Piece, PieceKind, Position, Square};
+use minishogi_rules::{Color, Move, Piece, PieceKind, Position, Square};
 
 /// Board indexed `[file - 1][rank]` (rank 0 = `a`), hands `[colour][hand kind]`.
 #[derive(Clone)]

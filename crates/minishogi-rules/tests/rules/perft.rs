@@ -3,7 +3,7 @@
 //! with `cargo test --release -- --ignored perft`.
 
 use crate::perft_entries;
-use engine::shogi::{Position, perft, perft_divide};
+use minishogi_rules::{Position, perft, perft_divide};
 
 fn check(name: &str, depth: u32) {
     let entry = perft_entries()

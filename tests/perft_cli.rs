@@ -1,4 +1,5 @@
-//! `engine perft` seen from outside: output format and bad input.
+//! `engine perft` seen from outside: output format and bad input. (The rules' perft against
+//! the reference numbers is the rules crate's own test: `crates/minishogi-rules/tests/rules/`.)
 
 use std::process::Command;
 

@@ -1,14 +1,18 @@
-//! Rules-core tests seen from outside the module: perft against the reference numbers,
-//! notation round trips, and randomised games checked against a slow reference generator.
+//! The rules seen from outside the crate: perft against the reference numbers, notation round
+//! trips, and randomised games checked against a slow reference generator. (`engine perft`, the
+//! command, is tested at the top: `tests/perft_cli.rs`.)
 
-mod cli;
 mod notation;
 mod perft;
 mod random_games;
 mod reference;
 
-/// The reference perft file: `name ; sfen ; D1 n ; D2 n ; ...`, `#` comments.
-pub const PERFT_TXT: &str = include_str!("../data/perft.txt");
+/// The reference perft file: `name ; sfen ; D1 n ; D2 n ; ...`, `#` comments. It stays with the
+/// repository's test data, at the top.
+pub const PERFT_TXT: &str = include_str!(concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/../../tests/data/perft.txt"
+));
 
 /// A position of the perft file with its expected counts by depth.
 pub struct PerftEntry {
