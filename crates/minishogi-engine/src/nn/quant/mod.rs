@@ -23,7 +23,8 @@ mod tests;
 
 pub use path::QuantPathState;
 
-use super::features::{FeatureSet, Features, NUM_FEATURES, SIDE_TO_MOVE_INDEX};
+use super::feature_set::{FeatureSet, Features};
+use super::features::{NUM_FEATURES, SIDE_TO_MOVE_INDEX};
 use super::network::{Activation, Network, ShapeError};
 use std::cell::RefCell;
 

@@ -6,7 +6,8 @@
 #[cfg(target_arch = "x86_64")]
 use std::arch::x86_64::*;
 
-use super::super::features::{Features, NUM_FEATURES};
+use super::super::feature_set::Features;
+use super::super::features::NUM_FEATURES;
 
 /// [`super::changed_inputs`] with 32 of the seed's inputs compared by one instruction: only
 /// the changed ones (a few dozen of the 361) cost a branch.
