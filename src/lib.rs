@@ -4,7 +4,7 @@
 //! `engine::shogi`, … (and `crate::search`, … in the lab) name them as one library.
 
 pub use minishogi_engine::{
-    bench, eval, fileio, mcts, memory, nn, player, protocol, search, shogi, testing,
+    bench, eval, fileio, mcts, memory, nn, player, players, protocol, search, shogi, testing,
 };
 
 pub mod book;

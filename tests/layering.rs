@@ -21,14 +21,16 @@ const ENGINE: &[(&str, &[&str])] = &[
     ("search", &["shogi", "eval", "memory"]),
     // `engine bench` plays with `nn::engine_evaluator`, what the engine plays with.
     ("bench", &["shogi", "eval", "nn", "search"]),
-    // The player seam: the trait over the search's types and the factory of its implementations.
-    ("player", &["shogi", "eval", "search", "mcts"]),
+    // The player seam: the trait over the search's types, naming neither implementation.
+    ("player", &["shogi", "eval", "search"]),
     // Monte Carlo tree search: a player (it implements the seam's trait) over the search's
     // types, ordering and clock.
     (
         "mcts",
         &["shogi", "eval", "search", "player", "memory", "fileio"],
     ),
+    // The factory of the players by name, above both (and alpha-beta's side of the seam).
+    ("players", &["shogi", "eval", "search", "player", "mcts"]),
     // Seeded random positions for tests and benchmarks, over the rules' random play.
     ("testing", &["shogi"]),
 ];
@@ -39,12 +41,13 @@ const LAB: &[(&str, &[&str])] = &[
     ("plot", &[]),
     // Game records: formats over the rules.
     ("records", &["shogi"]),
-    // The tuner plays matches (`matches`) over the search's parameters (`search`), and fits
-    // the classical evaluator (`eval`) to datagen shards (`train`) by Texel's method.
+    // The tuner plays matches (`matches`) over the players' parameters (`search`, MCTS's too
+    // by name through `players`), and fits the classical evaluator (`eval`) to datagen shards
+    // (`train`) by Texel's method.
     (
         "tune",
         &[
-            "shogi", "fileio", "search", "matches", "plot", "eval", "train",
+            "shogi", "fileio", "search", "players", "matches", "plot", "eval", "train",
         ],
     ),
 ];

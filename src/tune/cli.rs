@@ -20,7 +20,7 @@ use crate::matches::cli::parse_engine_option;
 use crate::matches::engine_process::{EngineSpec, split_command};
 use crate::matches::openings::{Opening, default_openings, load_openings};
 use crate::matches::referee::{RefereeSettings, TimeControl};
-use crate::search::SearchParams;
+use crate::players::PlayerParams;
 
 /// The tuned parameters file in `--out`.
 pub const PARAMS_FILE: &str = "tuned.params";
@@ -103,9 +103,7 @@ fn plan(args: &TuneArgs) -> Result<Plan, String> {
                 "--engine-option {file_option}: the tuner gives each side its own parameters file"
             ));
         }
-        if let Some(spec) = SearchParams::SPECS
-            .iter()
-            .find(|s| s.name.eq_ignore_ascii_case(&name))
+        if let Some(spec) = PlayerParams::specs().find(|s| s.name.eq_ignore_ascii_case(&name))
             && (space.tuned.iter().any(|t| t.name == spec.name)
                 || space.fixed.iter().any(|f| f.0 == spec.name))
         {
