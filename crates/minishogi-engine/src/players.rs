@@ -196,6 +196,32 @@ mod tests {
     }
 
     #[test]
+    fn player_params_are_the_search_table_then_mcts_by_name() {
+        let names: Vec<&str> = PlayerParams::specs().map(|s| s.name).collect();
+        let tables: Vec<&str> = SearchParams::SPECS
+            .iter()
+            .chain(MctsParams::SPECS)
+            .map(|s| s.name)
+            .collect();
+        assert_eq!(names, tables);
+        let first_mcts = names.iter().position(|n| n.starts_with("mcts_")).unwrap();
+        assert!(names[first_mcts..].iter().all(|n| n.starts_with("mcts_")));
+        assert_eq!(
+            names.iter().collect::<std::collections::HashSet<_>>().len(),
+            names.len()
+        );
+        let params = PlayerParams::from_text("rfp_margin 100\nmcts_c_centi 120\n").unwrap();
+        assert_eq!(params.search.rfp_margin, 100);
+        assert_eq!(params.mcts.mcts_c_centi, 120);
+        assert_eq!(
+            PlayerParams::from_text("mcts_c_centi 0\n")
+                .unwrap_err()
+                .to_string(),
+            "line 1: mcts_c_centi: value 0 is outside the parameter's range 1..=2000"
+        );
+    }
+
+    #[test]
     fn every_player_searches_through_the_trait() {
         for name in NAMES {
             let mut player = new_player(name, SearchOptions::default()).unwrap();

@@ -46,3 +46,25 @@ params_table! {
     /// since (tree reuse); 0: from an empty tree.
     mcts_reuse = 1, 0..=1;
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn specs_cover_every_field_with_defaults_in_range() {
+        let p = MctsParams::default();
+        for spec in MctsParams::SPECS {
+            assert!(spec.name.starts_with("mcts_"), "{}", spec.name);
+            assert_eq!(p.get(spec.name), Some(spec.default), "{}", spec.name);
+            assert!(
+                spec.min <= spec.default && spec.default <= spec.max,
+                "{spec:?}"
+            );
+        }
+        assert_eq!(
+            std::mem::size_of::<MctsParams>(),
+            4 * MctsParams::SPECS.len()
+        );
+    }
+}
