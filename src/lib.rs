@@ -4,7 +4,8 @@
 //! `engine::shogi`, … (and `crate::search`, … in the lab) name them as one library.
 
 pub use minishogi_engine::{
-    bench, commands, eval, fileio, mcts, memory, nn, player, protocol, search, shogi, testing,
+    bench, commands, eval, fileio, mcts, memory, nn, player, players, protocol, search, shogi,
+    testing,
 };
 
 pub mod book;

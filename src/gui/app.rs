@@ -8,16 +8,16 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex, Weak};
 use std::time::{Duration, Instant};
 
-use serde::{Deserialize, Serialize};
+use serde::Deserialize;
 use serde_json::{Value, json};
 use tokio::sync::broadcast;
 
 use super::clock::{Clock, ClockSettings};
 use super::engine::{EngineHandle, Job, Purpose, Report, Score, parse_info};
 use super::notation;
-use super::session::{Ended, Session, Slot, lock};
+use super::session::{Ended, Player, Session, Slot, lock};
 use super::tree::Tree;
-use super::view::win_probability;
+use super::view::{self, win_probability};
 use crate::records::{self, Ending, Record};
 use crate::search::skill;
 use crate::shogi::{Color, EndReason, GameStatus, Position};
@@ -36,13 +36,6 @@ const ENGINE_TIME_GRACE: Duration = Duration::from_millis(300);
 pub struct Event {
     pub name: &'static str,
     pub data: String,
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Player {
-    Human,
-    Engine,
 }
 
 /// What `POST /api/new` asks for.
@@ -73,6 +66,11 @@ pub struct Engines {
 impl Engines {
     fn spec(&self, name: &str) -> Option<&EngineSpec> {
         self.specs.iter().find(|s| s.name == name)
+    }
+
+    /// Their names, as the page's `State` lists them.
+    fn names(&self) -> Vec<&str> {
+        self.specs.iter().map(|s| s.name.as_str()).collect()
     }
 }
 
@@ -135,14 +133,14 @@ impl App {
     /// that they receive the versions in order.
     fn publish(&self, s: &mut Session) -> Value {
         s.version += 1;
-        let state = self.view(s);
+        let state = view::state(s, &self.engines.names());
         self.send_event("state", &state);
         state
     }
 
     /// The state as JSON.
     pub fn state(&self) -> Value {
-        self.view(&lock(&self.session))
+        view::state(&lock(&self.session), &self.engines.names())
     }
 
     /// Runs `change` on the session, then brings the engines and clocks in line and sends

@@ -5,12 +5,21 @@
 use std::collections::HashMap;
 use std::sync::{Mutex, MutexGuard};
 
-use super::app::Player;
+use serde::{Deserialize, Serialize};
+
 use super::clock::Clock;
 use super::engine::{EngineHandle, Job, Score};
 use super::tree::Tree;
 use crate::records;
 use crate::shogi::{Color, GameStatus, Position};
+
+/// Who plays a side: a person at the page or the session's engine.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Player {
+    Human,
+    Engine,
+}
 
 /// A game ended other than by the rules' verdict on the board.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

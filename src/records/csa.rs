@@ -26,7 +26,7 @@
 use std::fmt::Write as _;
 use std::time::Duration;
 
-use super::{Ending, Reader, Record, RecordError, checked_position, one_line};
+use super::record::{Ending, Reader, Record, RecordError, checked_position, one_line};
 use crate::shogi::display;
 use crate::shogi::{Color, Move, Piece, PieceKind, Position, Square};
 

@@ -3,7 +3,7 @@
 
 use encoding_rs::{SHIFT_JIS, UTF_8};
 
-use super::RecordError;
+use super::record::RecordError;
 
 /// A record file's text: UTF-8 when the bytes are UTF-8 (a byte order mark is dropped), else
 /// Shift_JIS. Japanese text in Shift_JIS is practically never valid UTF-8, and ASCII reads the

@@ -4,7 +4,7 @@
 
 use std::fmt;
 
-use super::{Reader, Record, RecordError};
+use super::record::{Reader, Record, RecordError};
 use crate::shogi::{Game, Move, MoveError, Position, SfenError};
 
 /// Why a position line was rejected.

@@ -14,9 +14,9 @@ use rayon::prelude::*;
 use super::datagen::format::{GameRecord, read_shard};
 use super::learn::shard_files;
 use crate::fileio;
+use crate::mcts::MctsParams;
 use crate::mcts::policy::{FEATURES, MovePolicy, PositionContext, move_features, softmax};
 use crate::mcts::{PriorShape, ordering_priors};
-use crate::search::SearchParams;
 use crate::shogi::Position;
 
 /// Every this-many-th game (by its index in the shard) is held out.
@@ -244,7 +244,7 @@ pub fn run(args: &TrainPolicyArgs) -> Result<(), String> {
         started.elapsed().as_secs_f64()
     );
     // The move ordering's priors as MCTS plays them with `mcts_policy` off.
-    let shape = PriorShape::from_params(&SearchParams::DEFAULT);
+    let shape = PriorShape::from_params(&MctsParams::DEFAULT);
     let ordering = fit(held_out.iter().map(|(pos, target)| {
         let mut priors = Vec::new();
         ordering_priors(pos, &pos.legal_moves(), &shape, &mut priors);

@@ -19,7 +19,7 @@ use crate::fileio::{self, OutputLock};
 use crate::matches::cli::parse_engine_option;
 use crate::matches::openings::{Opening, default_openings, load_openings};
 use crate::matches::referee::RefereeSettings;
-use crate::search::SearchParams;
+use crate::players::PlayerParams;
 use crate::usi_client::{EngineSpec, TimeControl, positive_seconds, split_command};
 
 /// The tuned parameters file in `--out`.
@@ -96,9 +96,7 @@ fn plan(args: &TuneArgs) -> Result<Plan, String> {
                 "--engine-option {file_option}: the tuner gives each side its own parameters file"
             ));
         }
-        if let Some(spec) = SearchParams::SPECS
-            .iter()
-            .find(|s| s.name.eq_ignore_ascii_case(&name))
+        if let Some(spec) = PlayerParams::specs().find(|s| s.name.eq_ignore_ascii_case(&name))
             && (space.tuned.iter().any(|t| t.name == spec.name)
                 || space.fixed.iter().any(|f| f.0 == spec.name))
         {

@@ -3,10 +3,11 @@
 //! fixed lines are played as they are by both engines. Also writes the file back with new
 //! values (`params_file::write`), for the engine (`ParamsFile`) and for a next run.
 
+use crate::players::PlayerParams;
+use crate::search::ParamSpec;
 use crate::search::params_file::{
     self, ParamsFileEntry, ParamsFileError, ParamsFileLine, TuneRange,
 };
-use crate::search::{ParamSpec, SearchParams};
 
 /// One tuned parameter.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -30,7 +31,7 @@ pub struct Space {
 impl Space {
     /// The space of a search parameters file's text; at least one line must be tunable.
     pub fn from_text(text: &str) -> Result<Space, String> {
-        Space::from_text_with(text, "search parameter", SearchParams::spec)
+        Space::from_text_with(text, "search parameter", PlayerParams::spec)
     }
 
     /// The space of a parameters file's text whose names `lookup` knows (as

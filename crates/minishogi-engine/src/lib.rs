@@ -5,7 +5,8 @@
 //!   embedded `weights/default.bin`.
 //! - [`search`]: the alpha-beta `Searcher` and everything it owns (time, TT, skill levels, the
 //!   mate solver); [`bench`] its signature, `engine bench`.
-//! - [`player`]: the player seam, the `Player` trait and the factory every caller goes through.
+//! - [`player`]: the player seam, the `Player` trait; [`mcts`] the second player;
+//!   [`players`] the factory every caller goes through, above both players.
 //! - [`protocol`]: the USI session (and its UCI dialect) and the course protocol.
 //! - [`book`]: the opening book's format, loading and move choice (the session plays from it).
 //! - [`fileio`], [`memory`]: files read safely and written atomically; the memory there is.
@@ -26,6 +27,7 @@ pub mod mcts;
 pub mod memory;
 pub mod nn;
 pub mod player;
+pub mod players;
 pub mod protocol;
 pub mod search;
 pub mod testing;

@@ -9,6 +9,7 @@ pub mod bitboard;
 pub mod display;
 pub mod fen;
 pub mod game;
+pub mod history;
 pub mod legality;
 pub mod mate1;
 pub mod mate_oracle;

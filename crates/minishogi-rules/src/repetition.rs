@@ -6,7 +6,7 @@
 //! between): the Zobrist key of each position (board, hands, side to move) and whether the side
 //! to move there is in check, i.e. whether the move that led there gave check.
 
-use super::game::{EndReason, HistoryEntry};
+use super::history::{EndReason, HistoryEntry};
 use super::types::Color;
 
 /// How many times a position must occur for 千日手.

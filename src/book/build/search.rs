@@ -19,7 +19,7 @@ use rayon::prelude::*;
 
 use crate::book::format::{Book, BookEntry, BookMove, position_key};
 use crate::eval::Evaluator;
-use crate::player::{ALPHABETA, new_player};
+use crate::players::{ALPHABETA, new_player};
 use crate::search::score::to_stored;
 use crate::search::{
     Limits, ScoreBound, SearchControl, SearchEvent, SearchInfo, SearchOptions, THREAD_STACK,

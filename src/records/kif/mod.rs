@@ -16,7 +16,7 @@ mod write;
 pub use read::read;
 pub use write::{board_diagram, kif_move, write};
 
-use super::Ending;
+use super::record::Ending;
 use crate::shogi::{PieceKind, Square};
 
 /// The text encoding a KIF file is written in, named in its first line.

@@ -4,7 +4,7 @@
 use std::time::Duration;
 
 use super::*;
-use crate::records::{Ending, Reader, Record, RecordError, checked_position};
+use crate::records::record::{Ending, Reader, Record, RecordError, checked_position};
 use crate::shogi::{Color, Move, Piece, PieceKind, Position};
 
 /// A file digit (half- or full-width) as a USI file.

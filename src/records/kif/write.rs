@@ -6,7 +6,7 @@ use std::fmt::Write as _;
 use std::time::Duration;
 
 use super::*;
-use crate::records::{Ending, Record, one_line};
+use crate::records::record::{Ending, Record, one_line};
 use crate::shogi::display;
 use crate::shogi::{Color, Hand, Move, Position};
 

@@ -6,7 +6,7 @@ use std::path::Path;
 
 use serde::Serialize;
 
-use super::{Limit, PointResult};
+use super::point::{Limit, PointResult};
 use crate::fileio;
 use crate::plot::table::{Shown, Table, csv_header, to_csv};
 use crate::plot::{Colour, Figure, Panel, Point, Series};

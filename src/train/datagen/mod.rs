@@ -22,7 +22,7 @@ use std::time::Instant;
 use crate::eval::Evaluator;
 use crate::matches::openings::{Opening, load_openings};
 use crate::nn::{self, NetworkEvaluator};
-use crate::player::{self, new_player};
+use crate::players::{self, new_player};
 use crate::search::{SearchOptions, THREAD_STACK};
 use format::{GameSettings, ShardHeader, ShardWriter, SoftRule};
 
@@ -85,7 +85,7 @@ pub struct DatagenArgs {
     pub threads: usize,
     /// Which player searches (`alphabeta`, the only one so far). Not in the shard's header:
     /// continue a shard with the player that began it.
-    #[arg(long, value_name = "NAME", default_value = player::ALPHABETA)]
+    #[arg(long, value_name = "NAME", default_value = players::ALPHABETA)]
     pub search: String,
     /// Transposition table of each game's searcher, MiB.
     #[arg(long, default_value_t = 8)]
@@ -171,7 +171,7 @@ fn check_args(args: &DatagenArgs) -> Result<Target, String> {
         return Err(format!("--hash {} must be 1 to 4096 MiB", args.hash));
     }
     // Refused before any file is touched.
-    player::known_name(&args.search).map_err(|e| format!("--search: {e}"))?;
+    players::known_name(&args.search).map_err(|e| format!("--search: {e}"))?;
     if args.adjudicate_score < 0 || args.max_opening_score < 0 {
         return Err("--adjudicate-score and --max-opening-score cannot be negative".into());
     }

@@ -234,7 +234,7 @@ mod tests {
             hash_mb: 1,
             ..SearchOptions::default()
         };
-        let mut player = crate::player::new_player(crate::player::ALPHABETA, options).unwrap();
+        let mut player = crate::players::new_player(crate::players::ALPHABETA, options).unwrap();
         player.set_evaluator(crate::nn::engine_evaluator());
         let searcher = &mut *player;
         let abort = AtomicBool::new(false);

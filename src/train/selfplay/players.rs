@@ -8,7 +8,8 @@ use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
 
 use crate::nn::{self, Features};
-use crate::player::{self as search_player, Player as SearchPlayer, new_player};
+use crate::player::Player as SearchPlayer;
+use crate::players::{self as search_players, new_player};
 use crate::search::{Limits, SearchControl, SearchOptions};
 use crate::shogi::{Game, GameStatus, Move, Position};
 
@@ -179,7 +180,7 @@ fn searcher_for(player: Player) -> Box<dyn SearchPlayer> {
         ..SearchOptions::default()
     };
     let mut searcher =
-        new_player(search_player::ALPHABETA, options).expect("the default search is known");
+        new_player(search_players::ALPHABETA, options).expect("the default search is known");
     if let Player::Net(evaluator) = player {
         searcher.set_evaluator(evaluator.clone());
     }

@@ -1,7 +1,8 @@
 //! The training examples: feature rows stored as bytes with their targets, and the measure of
 //! a network on them.
 
-use crate::nn::features::{Features, NUM_FEATURES};
+use crate::nn::feature_set::Features;
+use crate::nn::features::NUM_FEATURES;
 use crate::nn::network::{Network, sigmoid};
 use crate::shogi::Position;
 use crate::train::backprop::Loss;

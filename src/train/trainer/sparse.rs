@@ -17,7 +17,7 @@
 
 use super::optimizer::{AdamParams, adam_update, sgd_update};
 use super::{EpochStats, EvalStats, Optimizer, TrainConfig, TrainError, TrainerState};
-use crate::nn::features::{FeatureSet, Features};
+use crate::nn::feature_set::{FeatureSet, Features};
 use crate::nn::network::{Dense, Network, sigmoid};
 use crate::shogi::Position;
 use crate::train::backprop::{Backprop, Gradients, Loss, derivative};

@@ -1,7 +1,8 @@
 //! The trainer on toy problems: learning, reproducibility at any thread count, resumption.
 
 use super::*;
-use crate::nn::features::{Features, NUM_FEATURES};
+use crate::nn::feature_set::Features;
+use crate::nn::features::NUM_FEATURES;
 use crate::nn::network::Activation;
 use crate::shogi::Position;
 use rand::Rng;

@@ -1,4 +1,4 @@
-//! Monte Carlo tree search, the second player beside alpha-beta (`player::new_player`'s
+//! Monte Carlo tree search, the second player beside alpha-beta (`players::new_player`'s
 //! `mcts` and `uct`). Two modes:
 //! - [`Mode::Uct`], seed 003's player: UCB1 over the moves, each leaf valued by one playout of
 //!   uniformly random legal moves to the end of the game;
@@ -14,9 +14,11 @@
 //! Where things are: `tree` (the node pool), `select` (UCB1 and PUCT), `policy` and `prior`
 //! (PUCT's priors), `leaf` (a PUCT leaf's value, after a quiescence search), `playout`,
 //! `solver`, `search` (simulations and limits), `report` (ranking, pv, info lines),
-//! `player` (the [`Mcts`] player: options, threads, the `Player` trait).
+//! `params` (MCTS's numbers), `player` (the [`Mcts`] player: options, threads, the `Player`
+//! trait).
 
 mod leaf;
+pub mod params;
 mod player;
 mod playout;
 pub mod policy;
@@ -27,6 +29,7 @@ mod select;
 mod solver;
 mod tree;
 
+pub use params::MctsParams;
 pub use player::Mcts;
 pub use playout::{PLAYOUT_PLIES, random_playout};
 pub use prior::{PriorShape, priors as ordering_priors};
@@ -39,4 +42,14 @@ pub enum Mode {
     Uct,
     /// PUCT over the evaluator, priors from the move policy.
     Puct,
+}
+
+impl Mode {
+    /// The name the player of this mode goes by (`players::new_player`'s, USI `Search`).
+    pub const fn name(self) -> &'static str {
+        match self {
+            Mode::Uct => "uct",
+            Mode::Puct => "mcts",
+        }
+    }
 }

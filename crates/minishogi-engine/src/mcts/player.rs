@@ -7,6 +7,7 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use super::Mode;
+use super::params::MctsParams;
 use super::policy::MovePolicy;
 use super::prior::PriorShape;
 use super::report::{Progress, info_lines, result};
@@ -15,7 +16,7 @@ use super::select::Puct;
 use super::solver::MateProbe;
 use super::tree::{Growth, ROOT, Tree};
 use crate::eval::{Evaluator, MaterialEvaluator};
-use crate::player::{MCTS, Player, UCT};
+use crate::player::Player;
 use crate::search::{
     Limits, SearchControl, SearchEvent, SearchOptions, SearchParams, SearchResult,
 };
@@ -25,6 +26,8 @@ use crate::shogi::{Game, Move, Position};
 pub struct Mcts {
     mode: Mode,
     opts: SearchOptions,
+    /// MCTS's own numbers, given at construction as the move policy is.
+    params: MctsParams,
     tree: Tree,
     evaluator: Arc<dyn Evaluator>,
     policy: Arc<MovePolicy>,
@@ -37,21 +40,35 @@ struct LastRoot {
     start: Position,
     moves: Vec<Move>,
     max_plies: Option<u32>,
-    params: SearchParams,
+    search_params: SearchParams,
+    params: MctsParams,
     /// The priors' source (`mcts_policy`).
     learned_priors: bool,
 }
 
 impl Mcts {
-    pub fn new(mode: Mode, opts: SearchOptions) -> Mcts {
+    /// A player of `mode` with `opts`, MCTS's numbers `params` and the move policy `policy`
+    /// (`None`: the shipped one).
+    pub fn new(
+        mode: Mode,
+        opts: SearchOptions,
+        params: MctsParams,
+        policy: Option<Arc<MovePolicy>>,
+    ) -> Mcts {
         Mcts {
             mode,
             tree: Tree::new(opts.hash_mb),
             opts,
+            params,
             evaluator: Arc::new(MaterialEvaluator),
-            policy: Arc::new(MovePolicy::embedded()),
+            policy: policy.unwrap_or_else(|| Arc::new(MovePolicy::embedded())),
             last_root: None,
         }
+    }
+
+    /// MCTS's numbers.
+    pub fn params(&self) -> &MctsParams {
+        &self.params
     }
 
     /// Readies the pool for a search of `game`: the subtree of the last search's tree under
@@ -77,10 +94,11 @@ impl Mcts {
     /// game's start and ply limit, the parameters), no `searchmoves` restrict the root, and
     /// the node has children.
     fn reusable_node(&self, last: &LastRoot, game: &Game, limits: &Limits) -> Option<usize> {
-        if self.opts.params.mcts_reuse == 0
+        if self.params.mcts_reuse == 0
             || !limits.searchmoves.is_empty()
             || self.tree.len() == 0
-            || last.params != self.opts.params
+            || last.search_params != self.opts.params
+            || last.params != self.params
             || last.learned_priors != self.opts.features.mcts_policy
             || last.max_plies != game.max_plies()
             || last.start != *game.start_position()
@@ -143,11 +161,11 @@ impl Mcts {
             evaluator: &*self.evaluator,
             policy: self.opts.features.mcts_policy.then_some(&*self.policy),
             searchmoves: &limits.searchmoves,
-            puct: Puct::from_params(&self.opts.params),
-            prior_shape: PriorShape::from_params(&self.opts.params),
-            leaf_plies: self.opts.params.mcts_leaf_qs_plies as u32,
-            mate3_visits: self.opts.params.mcts_mate3_visits as u32,
-            mate_probe: MateProbe::from_params(&self.opts.params),
+            puct: Puct::from_params(&self.params),
+            prior_shape: PriorShape::from_params(&self.params),
+            leaf_plies: self.params.mcts_leaf_qs_plies as u32,
+            mate3_visits: self.params.mcts_mate3_visits as u32,
+            mate_probe: MateProbe::from_params(&self.params),
             done: AtomicBool::new(false),
             begun: AtomicU64::new(0),
             visit_limit,
@@ -203,7 +221,8 @@ impl Mcts {
             start: game.start_position().clone(),
             moves: game.moves().to_vec(),
             max_plies: game.max_plies(),
-            params: self.opts.params,
+            search_params: self.opts.params,
+            params: self.params,
             learned_priors: self.opts.features.mcts_policy,
         });
         let answer = result(&self.tree, reused_visits);
@@ -214,10 +233,7 @@ impl Mcts {
 
 impl Player for Mcts {
     fn name(&self) -> &'static str {
-        match self.mode {
-            Mode::Uct => UCT,
-            Mode::Puct => MCTS,
-        }
+        self.mode.name()
     }
 
     fn options(&self) -> &SearchOptions {
@@ -226,11 +242,6 @@ impl Player for Mcts {
 
     fn options_mut(&mut self) -> &mut SearchOptions {
         &mut self.opts
-    }
-
-    fn set_policy(&mut self, policy: Arc<MovePolicy>) {
-        self.policy = policy;
-        self.last_root = None;
     }
 
     fn set_evaluator(&mut self, evaluator: Arc<dyn Evaluator>) {
@@ -278,7 +289,12 @@ mod tests {
 
     #[test]
     fn the_tree_under_the_moves_played_is_reused() {
-        let mut player = Mcts::new(Mode::Puct, SearchOptions::default());
+        let mut player = Mcts::new(
+            Mode::Puct,
+            SearchOptions::default(),
+            MctsParams::DEFAULT,
+            None,
+        );
         let mut game = Game::startpos();
         let first = search(&mut player, &game, 3000);
         game.play(first.best.unwrap()).unwrap();
@@ -295,7 +311,7 @@ mod tests {
         // The same position again, or with reuse off: a fresh tree.
         search(&mut player, &game, 1000);
         assert_eq!(player.tree[ROOT].visits, 1000);
-        player.options_mut().params.mcts_reuse = 0;
+        player.params.mcts_reuse = 0;
         let again = search(&mut player, &game, 1000);
         let mut next = game.clone();
         next.play(again.best.unwrap()).unwrap();

@@ -5,8 +5,8 @@
 //!
 //! Why not the ordering's raw scores: they are sort keys, not log-odds.
 
+use super::params::MctsParams;
 use super::policy::softmax;
-use crate::search::SearchParams;
 use crate::search::ordering::{captured, is_quiet, tactical_gain, wins_exchange};
 use crate::shogi::{MoveList, Position};
 
@@ -17,7 +17,7 @@ const BAD_CAPTURE_LOGIT: f32 = -1.0;
 /// Centipawns of immediate gain per unit of logit, for good tactical moves.
 const GAIN_PER_LOGIT: f32 = 500.0;
 
-/// How logits become priors (from `SearchParams`' `mcts_*`).
+/// How logits become priors (from `MctsParams`).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct PriorShape {
     /// The softmax's temperature: logits are divided by it.
@@ -36,7 +36,7 @@ impl PriorShape {
         policy_temperature: 1.0,
     };
 
-    pub fn from_params(params: &SearchParams) -> PriorShape {
+    pub fn from_params(params: &MctsParams) -> PriorShape {
         PriorShape {
             temperature: params.mcts_prior_temp_centi as f32 / 100.0,
             check_logit: params.mcts_check_logit_centi as f32 / 100.0,

@@ -3,13 +3,13 @@
 //! taken, a move proven to lose is never tried again.
 
 use super::Mode;
+use super::params::MctsParams;
 use super::tree::{Node, Proof, Tree};
-use crate::search::SearchParams;
 
 /// The seed's exploration constant for UCB1 (values in [0, 1]).
 pub const UCB1_C: f64 = std::f64::consts::SQRT_2;
 
-/// PUCT's numbers (from `SearchParams`' `mcts_*`).
+/// PUCT's numbers (from `MctsParams`).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Puct {
     /// The exploration constant.
@@ -23,7 +23,7 @@ pub struct Puct {
 }
 
 impl Puct {
-    pub fn from_params(params: &SearchParams) -> Puct {
+    pub fn from_params(params: &MctsParams) -> Puct {
         Puct {
             c: f64::from(params.mcts_c_centi) / 100.0,
             c_growth: f64::from(params.mcts_c_growth_centi) / 100.0,

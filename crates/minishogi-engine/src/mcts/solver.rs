@@ -6,8 +6,8 @@
 //! keeps returning to may also be searched for a mate in three (`prove_mate_in_three`), or for
 //! a longer mate by checks (`prove_mate_by_checks`).
 
+use super::params::MctsParams;
 use super::tree::{Growth, Proof, Tree};
-use crate::search::SearchParams;
 use crate::search::mate::{MateMemory, mate_within};
 use crate::shogi::{Color, Game, GameStatus, Move};
 
@@ -26,7 +26,7 @@ pub struct MateProbe {
 const MATE_TABLE_BITS: u32 = 16;
 
 impl MateProbe {
-    pub fn from_params(params: &SearchParams) -> MateProbe {
+    pub fn from_params(params: &MctsParams) -> MateProbe {
         MateProbe {
             visits: params.mcts_mate_visits as u32,
             plies: params.mcts_mate_plies as u32,

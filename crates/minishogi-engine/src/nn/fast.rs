@@ -5,7 +5,7 @@
 //! ~60–100 non-zero features of a position, and later layers skip inputs that ReLU zeroed.
 //! Results equal [`Network`]'s forward pass up to float summation order.
 
-use super::features::{FeatureSet, Features};
+use super::feature_set::{FeatureSet, Features};
 use super::network::{Activation, Network, ShapeError, sigmoid};
 use crate::shogi::Position;
 use std::cell::RefCell;

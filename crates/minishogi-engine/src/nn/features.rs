@@ -1,7 +1,7 @@
-//! The networks' input feature sets ([`FeatureSet`]) and the buffer they are extracted into
-//! ([`Features`]). This file owns the seed's 361 inputs; `king_piece.rs` the king-relative set,
-//! whose first 361 inputs are these. Always from the side to move's point of view ("own" = side
-//! to move).
+//! The seed's feature set: its 361 inputs, extracted into any [`FeatureSink`]. `king_piece.rs`
+//! holds the king-relative set, whose first 361 inputs are these; `feature_set.rs` the choice
+//! between the sets ([`FeatureSet`](super::feature_set::FeatureSet)) and the buffer they are
+//! extracted into. Always from the side to move's point of view ("own" = side to move).
 //!
 //! Squares are seen from own side: for sente a square's plane index is its board index
 //! (`rank * 5 + file − 1`, rank `a` = 0); for gote the board is rotated 180° first
@@ -21,101 +21,23 @@
 use crate::shogi::bitboard::attacks;
 use crate::shogi::{Bitboard, Color, PieceKind, Position, Square};
 
-use super::king_piece;
-
-/// Inputs of the seed's set ([`FeatureSet::Seed361`]).
+/// Inputs of the seed's set (`FeatureSet::Seed361`).
 pub const NUM_FEATURES: usize = 361;
-/// Identifies the seed's layout in weights files ([`FeatureSet::id`]).
+/// Identifies the seed's layout in weights files (`FeatureSet::id`).
 pub const FEATURE_SET_ID: u32 = 1;
 
-/// Which inputs a network takes. A weights file names its set by [`FeatureSet::id`]; each set
-/// has its own input count (checked by a test), so a network's first layer also tells it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
-pub enum FeatureSet {
-    /// The seed's 361 inputs: attack counts per piece group, occupancy, hands, side to move.
-    #[default]
-    Seed361,
-    /// The seed's 361 inputs, then piece kind × square for both sides and the same pieces
-    /// relative to each king (see `king_piece.rs`).
-    KingPiece,
+/// Where a set's extraction writes its inputs: the feature buffer
+/// ([`Features`](super::feature_set::Features)). A trait here, below both sets, so that neither
+/// set's file names the buffer's (the dispatch over the sets) or the other set's.
+pub trait FeatureSink {
+    /// Adds one to the seed's input `i`.
+    fn bump(&mut self, i: usize);
+    /// Sets one of the seed's inputs, `i`, to `v` (not zero).
+    fn set(&mut self, i: usize, v: u8);
+    /// Sets input `i` past the seed's to 1: each at most once, in ascending order.
+    fn add_beyond_seed(&mut self, i: usize);
 }
 
-impl FeatureSet {
-    pub const ALL: [FeatureSet; 2] = [FeatureSet::Seed361, FeatureSet::KingPiece];
-
-    /// The id stored in weights files.
-    pub const fn id(self) -> u32 {
-        match self {
-            FeatureSet::Seed361 => FEATURE_SET_ID,
-            FeatureSet::KingPiece => king_piece::FEATURE_SET_ID,
-        }
-    }
-
-    pub fn from_id(id: u32) -> Option<FeatureSet> {
-        FeatureSet::ALL.into_iter().find(|s| s.id() == id)
-    }
-
-    /// The set whose input count is `n`.
-    pub fn with_inputs(n: usize) -> Option<FeatureSet> {
-        FeatureSet::ALL.into_iter().find(|s| s.inputs() == n)
-    }
-
-    /// Number of inputs.
-    pub const fn inputs(self) -> usize {
-        match self {
-            FeatureSet::Seed361 => NUM_FEATURES,
-            FeatureSet::KingPiece => king_piece::NUM_INPUTS,
-        }
-    }
-
-    /// Most inputs one position can have non-zero (sizes the sparse buffers).
-    pub const fn max_active(self) -> usize {
-        match self {
-            FeatureSet::Seed361 => NUM_FEATURES,
-            FeatureSet::KingPiece => king_piece::MAX_ACTIVE,
-        }
-    }
-
-    /// The name command lines take.
-    pub const fn name(self) -> &'static str {
-        match self {
-            FeatureSet::Seed361 => "seed361",
-            FeatureSet::KingPiece => "king-piece",
-        }
-    }
-
-    /// The index a feature has for the other perspective (see [`other_perspective`]).
-    pub fn other_perspective(self, i: usize) -> usize {
-        match self {
-            FeatureSet::Seed361 => other_perspective(i),
-            FeatureSet::KingPiece => king_piece::other_perspective(i),
-        }
-    }
-
-    /// Human-readable name of an input.
-    pub fn feature_name(self, i: usize) -> String {
-        match self {
-            FeatureSet::Seed361 => feature_name(i),
-            FeatureSet::KingPiece => king_piece::feature_name(i),
-        }
-    }
-}
-
-impl std::fmt::Display for FeatureSet {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-impl std::str::FromStr for FeatureSet {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, String> {
-        FeatureSet::ALL
-            .into_iter()
-            .find(|set| set.name() == s.to_ascii_lowercase())
-            .ok_or_else(|| format!("unknown feature set `{s}` (expected seed361 or king-piece)"))
-    }
-}
 pub const GROUPS: usize = 6;
 pub const ATTACK_OFFSET: usize = 0;
 pub const PRESENCE_OFFSET: usize = 300;
@@ -227,233 +149,40 @@ pub fn feature_name(i: usize) -> String {
     }
 }
 
-/// Features of one position in one [`FeatureSet`], dense and sparse at once: `values` holds
-/// the counts of the seed's 361 inputs and `nonzero` lists the indices that are not zero (the
-/// seed's in order of first touch, then a larger set's additions in ascending order). The
-/// additions (which piece stands where) are all 1 and each set at most once, so they are kept
-/// as that list only: a dense array of the king-piece set's 25,861 would be 25 KB a position,
-/// which the search's path of positions would drag through the cache. Sized once for its set,
-/// so re-extracting into the same buffer allocates nothing.
-#[derive(Clone)]
-pub struct Features {
-    set: FeatureSet,
-    values: [u8; NUM_FEATURES],
-    nonzero: Box<[u16]>,
-    len: usize,
-    /// `nonzero[seed_len..pieces_end]`: the additions past the seed's inputs, ascending.
-    seed_len: usize,
-    pieces_end: usize,
-}
-
-impl Default for Features {
-    fn default() -> Self {
-        Features::new()
-    }
-}
-
-impl std::fmt::Debug for Features {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_map().entries(self.nonzero()).finish()
-    }
-}
-
-impl PartialEq for Features {
-    /// Same feature values; the order of first touch does not matter.
-    fn eq(&self, other: &Self) -> bool {
-        self.set == other.set
-            && self.values == other.values
-            && self.beyond_seed_indices() == other.beyond_seed_indices()
-    }
-}
-
-impl Features {
-    /// A buffer of the seed's set.
-    pub fn new() -> Features {
-        Features::for_set(FeatureSet::Seed361)
-    }
-
-    /// A buffer of `set`'s inputs.
-    pub fn for_set(set: FeatureSet) -> Features {
-        Features {
-            set,
-            values: [0; NUM_FEATURES],
-            nonzero: vec![0; set.max_active()].into_boxed_slice(),
-            len: 0,
-            seed_len: 0,
-            pieces_end: 0,
-        }
-    }
-
-    /// The seed's features of `pos`.
-    pub fn from_position(pos: &Position) -> Features {
-        Features::of_set(FeatureSet::Seed361, pos)
-    }
-
-    /// `set`'s features of `pos`.
-    pub fn of_set(set: FeatureSet, pos: &Position) -> Features {
-        let mut f = Features::for_set(set);
-        f.extract(pos);
-        f
-    }
-
-    pub fn feature_set(&self) -> FeatureSet {
-        self.set
-    }
-
-    /// Recomputes the features of `pos` into this buffer.
-    pub fn extract(&mut self, pos: &Position) {
-        let stm = pos.side_to_move();
-        self.extract_perspective(pos, stm);
-        if stm == Color::Gote {
-            self.set(SIDE_TO_MOVE_INDEX, 1);
-        }
-    }
-
-    /// The features of `pos` as `perspective` sees it ("own" = `perspective`, squares
-    /// oriented for it) whoever is to move, without the side-to-move input. An incremental
-    /// first layer keeps one sum per perspective from these (see `nn::quant`).
-    pub fn extract_perspective(&mut self, pos: &Position, perspective: Color) {
-        self.extract_seed(pos, perspective);
-        self.seed_len = self.len;
-        if self.set == FeatureSet::KingPiece {
-            king_piece::extract_pieces(self, pos, perspective);
-        }
-        self.pieces_end = self.len;
-    }
-
-    /// The seed's 360 perspective inputs (every set starts with them).
-    fn extract_seed(&mut self, pos: &Position, perspective: Color) {
-        self.clear();
-        let stm = perspective;
-        let occ = pos.occupied();
-        for (side, color) in [(0usize, stm), (1, !stm)] {
-            for sq in pos.pieces(color) {
-                let kind = match pos.piece_at(sq) {
-                    Some(p) => p.kind,
-                    None => continue, // bitboards and board agree in a valid position
-                };
-                let plane = attack_index(side, group_of(kind), 0);
-                for t in orient_bb(attacks(color, kind, sq, occ), stm) {
-                    self.bump(plane + t.index());
-                }
-            }
-            let base = presence_index(side, 0);
-            for sq in orient_bb(pos.pieces(color), stm) {
-                self.bump(base + sq.index());
-            }
-            let hand = pos.hand(color);
-            for (k, &kind) in PieceKind::HAND.iter().enumerate() {
-                let n = hand.count(kind);
-                if n > 0 {
-                    self.set(hand_index(side, k), n);
-                }
+/// The seed's 360 perspective inputs of `pos` as `perspective` sees it, written into a cleared
+/// buffer (every set starts with them).
+pub(super) fn extract_seed(f: &mut impl FeatureSink, pos: &Position, perspective: Color) {
+    let stm = perspective;
+    let occ = pos.occupied();
+    for (side, color) in [(0usize, stm), (1, !stm)] {
+        for sq in pos.pieces(color) {
+            let kind = match pos.piece_at(sq) {
+                Some(p) => p.kind,
+                None => continue, // bitboards and board agree in a valid position
+            };
+            let plane = attack_index(side, group_of(kind), 0);
+            for t in orient_bb(attacks(color, kind, sq, occ), stm) {
+                f.bump(plane + t.index());
             }
         }
-    }
-
-    /// Resets to all zeros. (Writing all 361 bytes of the seed's inputs is a dozen vector
-    /// stores, fewer than the hundred-odd scattered ones of zeroing only the entries that were
-    /// set.)
-    pub fn clear(&mut self) {
-        self.values.fill(0);
-        self.len = 0;
-        self.seed_len = 0;
-        self.pieces_end = 0;
-    }
-
-    #[inline(always)]
-    fn bump(&mut self, i: usize) {
-        // Branch-free: whether a square is already attacked is unpredictable. The speculative
-        // write at `len` stays in bounds: at most 355 entries are set before any bump.
-        let v = self.values[i];
-        self.nonzero[self.len] = i as u16;
-        self.len += (v == 0) as usize;
-        self.values[i] = v + 1;
-    }
-
-    /// Sets one of the seed's inputs, `i`, to `v` (not zero).
-    #[inline(always)]
-    pub(super) fn set(&mut self, i: usize, v: u8) {
-        if self.values[i] == 0 {
-            self.nonzero[self.len] = i as u16;
-            self.len += 1;
+        let base = presence_index(side, 0);
+        for sq in orient_bb(pos.pieces(color), stm) {
+            f.bump(base + sq.index());
         }
-        self.values[i] = v;
-    }
-
-    /// Sets input `i` past the seed's to 1: each at most once, in ascending order.
-    #[inline(always)]
-    pub(super) fn add_beyond_seed(&mut self, i: usize) {
-        debug_assert!(i >= NUM_FEATURES && i < self.set.inputs());
-        debug_assert!(self.len == self.seed_len || self.nonzero[self.len - 1] < i as u16);
-        self.nonzero[self.len] = i as u16;
-        self.len += 1;
-    }
-
-    /// The seed's 361 inputs' values (a larger set's additions are the 1s of
-    /// [`Features::beyond_seed_indices`]).
-    pub fn values(&self) -> &[u8] {
-        &self.values
-    }
-
-    pub fn get(&self, i: usize) -> u8 {
-        match self.values.get(i) {
-            Some(&v) => v,
-            None => u16::try_from(i)
-                .is_ok_and(|i| self.beyond_seed_indices().binary_search(&i).is_ok())
-                as u8,
-        }
-    }
-
-    /// Indices of the non-zero features.
-    pub fn nonzero_indices(&self) -> &[u16] {
-        &self.nonzero[..self.len]
-    }
-
-    /// Indices of the non-zero features past the seed's 361 (a larger set's additions, each
-    /// 1), ascending.
-    pub fn beyond_seed_indices(&self) -> &[u16] {
-        &self.nonzero[self.seed_len..self.pieces_end]
-    }
-
-    /// `(index, value)` of every non-zero feature.
-    pub fn nonzero(&self) -> impl Iterator<Item = (usize, u8)> + '_ {
-        self.nonzero_indices().iter().map(|&i| {
-            let i = i as usize;
-            (i, self.values.get(i).copied().unwrap_or(1))
-        })
-    }
-
-    /// The dense input vector as the ndarray network takes it.
-    pub fn to_f32(&self) -> Vec<f32> {
-        let mut x = vec![0.0; self.set.inputs()];
-        for (i, v) in self.nonzero() {
-            x[i] = v as f32;
-        }
-        x
-    }
-
-    /// One 5×5 plane (25 values starting at `offset`) as text: rows rank a..e from own side,
-    /// columns file 5..1 (the seed's A..E), for tests and debugging.
-    pub fn plane_text(&self, offset: usize) -> String {
-        let mut s = String::new();
-        for rank in 0..5 {
-            for col in 0..5 {
-                let file = 5 - col;
-                let v = self.values[offset + rank * 5 + file - 1];
-                s.push(char::from_digit(v as u32, 36).unwrap_or('?'));
-            }
-            if rank < 4 {
-                s.push('/');
+        let hand = pos.hand(color);
+        for (k, &kind) in PieceKind::HAND.iter().enumerate() {
+            let n = hand.count(kind);
+            if n > 0 {
+                f.set(hand_index(side, k), n);
             }
         }
-        s
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::nn::feature_set::Features;
     use crate::shogi::Piece;
     use crate::testing::random_positions;
 

@@ -1,4 +1,4 @@
-//! The king-piece feature set ([`FeatureSet::KingPiece`](super::features::FeatureSet)): the
+//! The king-piece feature set ([`FeatureSet::KingPiece`](super::feature_set::FeatureSet)): the
 //! seed's 361 inputs, then which piece stands where, absolutely and relative to each king.
 //!
 //! From a perspective ("own" = the side to move for the network's input; squares rotated 180°
@@ -25,7 +25,7 @@
 //! (removed at the old square, added at the new) in both perspectives; the quantised update
 //! refreshes instead where that is cheaper.
 
-use super::features::{Features, NUM_FEATURES, feature_name as seed_feature_name};
+use super::features::{FeatureSink, NUM_FEATURES, feature_name as seed_feature_name};
 use crate::shogi::{Bitboard, Color, PieceKind, Position, Square};
 
 /// Weights files name this set by this id.
@@ -48,9 +48,9 @@ pub const fn piece_square(side: usize, kind: usize, sq: usize) -> usize {
 }
 
 /// Adds the piece inputs of `pos` seen by `perspective` (the seed's are already in `f`), in
-/// ascending order as [`Features`] keeps them: the board's piece-squares sorted, then the three
+/// ascending order as [`Features`](super::feature_set::Features) keeps them: the board's piece-squares sorted, then the three
 /// blocks one after the other.
-pub(super) fn extract_pieces(f: &mut Features, pos: &Position, perspective: Color) {
+pub(super) fn extract_pieces(f: &mut impl FeatureSink, pos: &Position, perspective: Color) {
     let orient = |sq: Square| match perspective {
         Color::Sente => sq.index(),
         Color::Gote => sq.flip().index(),
@@ -148,7 +148,8 @@ pub fn feature_name(i: usize) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::nn::features::{FeatureSet, SIDE_TO_MOVE_INDEX};
+    use crate::nn::feature_set::{FeatureSet, Features};
+    use crate::nn::features::SIDE_TO_MOVE_INDEX;
     use crate::shogi::Piece;
     use crate::testing::random_positions;
 

@@ -9,6 +9,7 @@
 //! See `docs/nn.md` for the measured speed and the choice of the default shape.
 
 pub mod fast;
+pub mod feature_set;
 pub mod features;
 pub mod king_piece;
 pub mod network;
@@ -16,7 +17,8 @@ pub mod quant;
 pub mod weights;
 
 pub use fast::{FAST_MAX_WIDTH, FastNet};
-pub use features::{FEATURE_SET_ID, FeatureSet, Features, NUM_FEATURES};
+pub use feature_set::{FeatureSet, Features};
+pub use features::{FEATURE_SET_ID, NUM_FEATURES};
 pub use network::{Activation, Dense, Network, ShapeError, sigmoid};
 pub use quant::{QuantNet, QuantPathState};
 pub use weights::{WeightsError, load_from_path, save_to_path};

@@ -5,7 +5,7 @@
 //! layer is always a single sigmoid unit, read as the win probability of the side to move.
 //! Batches are row-major: one example per row.
 
-use super::features::FeatureSet;
+use super::feature_set::FeatureSet;
 use ndarray::{Array1, Array2, ArrayView2, Axis};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};

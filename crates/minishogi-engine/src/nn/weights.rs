@@ -11,7 +11,7 @@
 //! Magic and version are raw bytes so that a file of another kind or version is named as such
 //! before anything is decoded. Any defect is a [`WeightsError`], never a panic.
 
-use super::features::FeatureSet;
+use super::feature_set::FeatureSet;
 use super::network::{Activation, Dense, Network, ShapeError, validate_sizes};
 use crate::fileio::{self, FileError};
 use ndarray::{Array1, Array2};

@@ -7,7 +7,8 @@ use std::collections::VecDeque;
 use std::io::{self, BufRead, Write};
 use std::time::Duration;
 
-use crate::player::{self, Player, new_player};
+use crate::player::Player;
+use crate::players::{self, new_player};
 use crate::protocol::usi::evaluator;
 use crate::search::{Limits, SearchControl, SearchOptions};
 use crate::shogi::display;
@@ -223,7 +224,7 @@ pub struct PlayArgs {
     #[arg(long, value_name = "FILE")]
     pub classical_file: Option<String>,
     /// Which player searches (`alphabeta`, the only one so far).
-    #[arg(long, value_name = "NAME", default_value = player::ALPHABETA)]
+    #[arg(long, value_name = "NAME", default_value = players::ALPHABETA)]
     pub search: String,
     /// Draw the board on standard error after each move.
     #[arg(long)]

@@ -27,9 +27,10 @@ use std::time::Instant;
 use crate::bench;
 use crate::eval::Evaluator;
 use crate::fileio;
+use crate::mcts::MctsParams;
 use crate::mcts::policy::MovePolicy;
-use crate::player::{Player, new_player};
-use crate::search::params_file;
+use crate::player::Player;
+use crate::players::{self, PlayerOptions, PlayerParams, new_player};
 use crate::search::{SearchOptions, mate_search};
 use crate::shogi::game::Game;
 use crate::shogi::{Color, Move, Position};
@@ -44,15 +45,15 @@ use search_thread::{Job, SearchThread};
 const ENGINE_NAME: &str = "minishogi-engine";
 const ENGINE_AUTHOR: &str = "the minishogi-engine developers";
 
-/// The search parameters of a `ParamsFile`: the defaults with the file's values set; an empty
-/// path gives the defaults.
-fn load_params_file(path: &str) -> Result<crate::search::SearchParams, String> {
+/// The players' parameters of a `ParamsFile` (the search's and MCTS's): the defaults with the
+/// file's values set; an empty path gives the defaults.
+fn load_params_file(path: &str) -> Result<PlayerParams, String> {
     if path.is_empty() {
-        return Ok(crate::search::SearchParams::DEFAULT);
+        return Ok(PlayerParams::DEFAULT);
     }
     let text =
         fileio::read_regular_to_string(std::path::Path::new(path)).map_err(|e| e.to_string())?;
-    params_file::params_from_text(&text).map_err(|e| format!("{path}: {e}"))
+    PlayerParams::from_text(&text).map_err(|e| format!("{path}: {e}"))
 }
 
 /// Speaks USI on standard input and output until `quit` or the end of input.
@@ -141,7 +142,9 @@ struct Session {
     session_seed: u64,
     /// `PolicyFile`'s move policy for MCTS; `None` = the shipped one.
     policy: Option<Arc<MovePolicy>>,
-    /// Which player the USI option `Search` chose (`player::new_player`'s names).
+    /// MCTS's numbers (hidden options, `ParamsFile`), given to every MCTS player built.
+    mcts_params: MctsParams,
+    /// Which player the USI option `Search` chose (`players::new_player`'s names).
     search_name: &'static str,
     /// The player, idle or lent to a running search.
     search: SearchThread,
@@ -157,7 +160,7 @@ impl Session {
         let evaluator = builtin.evaluator;
         let session_seed = rand::random::<u64>();
         let strength = Strength::new(session_seed);
-        let search_name = crate::player::ALPHABETA;
+        let search_name = crate::players::ALPHABETA;
         let mut player = new_player(
             search_name,
             SearchOptions {
@@ -179,6 +182,7 @@ impl Session {
             strength,
             session_seed,
             policy: None,
+            mcts_params: MctsParams::DEFAULT,
             search_name,
             search: SearchThread::new(player),
             book: SessionBook::new(),
@@ -393,19 +397,31 @@ impl Session {
         if !self.search.stop() {
             self.out
                 .error("the search thread died; starting a fresh searcher");
+            // A fresh player starts from the default options, MCTS's numbers among them.
+            self.mcts_params = MctsParams::DEFAULT;
             self.search.set_player(self.fresh_player());
         }
     }
 
     /// A player of the session's kind with the default options and the session's evaluator.
     fn fresh_player(&self) -> Box<dyn Player> {
-        let mut player = new_player(self.search_name, SearchOptions::default())
-            .expect("the session's search is known");
+        let mut player = new_player(
+            self.search_name,
+            self.player_options(SearchOptions::default()),
+        )
+        .expect("the session's search is known");
         player.set_evaluator(self.evaluator.clone());
-        if let Some(policy) = &self.policy {
-            player.set_policy(policy.clone());
-        }
         player
+    }
+
+    /// What a player of this session is built with: `search`, and MCTS's numbers and move
+    /// policy as the session's options set them.
+    fn player_options(&self, search: SearchOptions) -> PlayerOptions {
+        PlayerOptions {
+            search,
+            mcts: self.mcts_params,
+            move_policy: self.policy.clone(),
+        }
     }
 
     fn display(&self) {

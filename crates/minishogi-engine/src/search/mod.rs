@@ -29,6 +29,7 @@ pub mod params;
 pub mod params_file;
 mod quiescence;
 pub mod score;
+mod shared;
 pub mod skill;
 mod switches;
 mod threads;

@@ -39,21 +39,30 @@ impl fmt::Display for ParamError {
 
 impl std::error::Error for ParamError {}
 
-macro_rules! search_params {
-    ($( $(#[doc = $doc:expr])* $field:ident = $default:literal, $min:literal ..= $max:literal; )*) => {
-        /// The search's tunable numbers (see the module documentation).
+/// A table of tunable numbers: a struct of `i32` fields with their defaults and ranges, set
+/// and read by name. The search's ([`SearchParams`]) and MCTS's (`mcts::params::MctsParams`)
+/// are two tables of this one kind, so that hidden USI options and parameters files treat them
+/// alike.
+macro_rules! params_table {
+    (
+        $(#[doc = $table_doc:expr])* $table:ident;
+        $( $(#[doc = $doc:expr])* $field:ident = $default:literal, $min:literal ..= $max:literal; )*
+    ) => {
+        $(#[doc = $table_doc])*
         #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-        pub struct SearchParams {
+        pub struct $table {
             $( $(#[doc = $doc])* pub $field: i32, )*
         }
 
-        impl SearchParams {
+        impl $table {
             /// The defaults.
-            pub const DEFAULT: SearchParams = SearchParams { $( $field: $default, )* };
+            pub const DEFAULT: $table = $table { $( $field: $default, )* };
 
             /// Every parameter: name, default, min, max.
-            pub const SPECS: &'static [ParamSpec] = &[
-                $( ParamSpec { name: stringify!($field), default: $default, min: $min, max: $max }, )*
+            pub const SPECS: &'static [$crate::search::ParamSpec] = &[
+                $( $crate::search::ParamSpec {
+                    name: stringify!($field), default: $default, min: $min, max: $max,
+                }, )*
             ];
 
             /// The current value of the parameter `name`.
@@ -70,11 +79,36 @@ macro_rules! search_params {
                     _ => None,
                 }
             }
+
+            /// Sets the parameter `name` to `value`, which must lie in its range.
+            pub fn set(&mut self, name: &str, value: i32) -> Result<(), $crate::search::ParamError> {
+                let spec = Self::spec(name)
+                    .ok_or_else(|| $crate::search::ParamError::Unknown(name.to_string()))?;
+                if !(spec.min..=spec.max).contains(&value) {
+                    return Err($crate::search::ParamError::OutOfRange { spec, value });
+                }
+                *self.slot(name).expect("every spec names a field") = value;
+                Ok(())
+            }
+
+            /// The name, default and range of the parameter `name`.
+            pub fn spec(name: &str) -> Option<$crate::search::ParamSpec> {
+                Self::SPECS.iter().find(|s| s.name == name).copied()
+            }
+        }
+
+        impl Default for $table {
+            fn default() -> Self {
+                $table::DEFAULT
+            }
         }
     };
 }
+pub(crate) use params_table;
 
-search_params! {
+params_table! {
+    /// The search's tunable numbers (see the module documentation).
+    SearchParams;
     // ---- root and aspiration windows ----
     /// Iterations from this depth on start with a window around the previous score.
     aspiration_min_depth = 4, 1..=20;
@@ -172,67 +206,9 @@ search_params! {
     /// Capture history's score in the ordering of captures is divided by this (with
     /// `capture_history` on): MVV-LVA steps are 16 per centipawn of the victim.
     capture_history_divisor = 4, 1..=256;
-    // ---- Monte Carlo tree search (`mcts`; the alpha-beta search reads none of these) ----
-    /// PUCT's exploration constant, in hundredths (1.5 beat 2 at 20,000 visits a move, 3 lost:
-    /// docs/results/mcts.md, "PUCT's constant at 20,000 visits").
-    mcts_c_centi = 150, 1..=2000;
-    /// PUCT's exploration grows with the parent's visits: c + this/100 · ln((N + base) / base),
-    /// base `mcts_c_base` (Leela's form), so that a long search explores more; 0 = constant c.
-    mcts_c_growth_centi = 0, 0..=2000;
-    /// The visits at which the growth term reaches ln 2 of its factor.
-    mcts_c_base = 20000, 1..=10000000;
-    /// First-play urgency: an unvisited child is worth its parent's value less this many
-    /// hundredths.
-    mcts_fpu_centi = 20, 0..=100;
-    /// The move ordering's priors' softmax temperature (`mcts_policy` off), in hundredths
-    /// (higher: flatter priors).
-    mcts_prior_temp_centi = 200, 10..=1000;
-    /// The learned move policy's softmax temperature (`mcts_policy` on), in hundredths: its
-    /// priors are sharper than PUCT wants (docs/results/mcts.md, "A learned move policy").
-    mcts_policy_temp_centi = 150, 10..=1000;
-    /// Logit added to the prior of a move that gives check, in hundredths.
-    mcts_check_logit_centi = 200, 0..=500;
-    /// A leaf's value comes from a quiescence search (captures and promotions, evasions in
-    /// check) of at most this many plies; 0 values it by the static evaluation.
-    mcts_leaf_qs_plies = 0, 0..=16;
-    /// A node is searched for a mate in three (a check after which every evasion is mated at
-    /// once) when its visits reach this; 0: never (only the mate in one at expansion).
-    mcts_mate3_visits = 0, 0..=1000000;
-    /// A node is searched for a mate by checks (`search::mate`) of at most
-    /// `mcts_mate_plies` plies and `mcts_mate_nodes` nodes when its visits reach this; 0: never
-    /// (docs/results/mcts.md, "A mate search by checks at the nodes").
-    mcts_mate_visits = 32, 0..=1000000;
-    /// The longest mate that search looks for, in plies.
-    mcts_mate_plies = 7, 3..=31;
-    /// The nodes that search may spend at one tree node.
-    mcts_mate_nodes = 2000, 1..=10000000;
-    /// 1: a search starts from the subtree of the last search's tree under the moves played
-    /// since (tree reuse); 0: from an empty tree.
-    mcts_reuse = 1, 0..=1;
-}
-
-impl Default for SearchParams {
-    fn default() -> Self {
-        SearchParams::DEFAULT
-    }
 }
 
 impl SearchParams {
-    /// Sets the parameter `name` to `value`, which must lie in its range.
-    pub fn set(&mut self, name: &str, value: i32) -> Result<(), ParamError> {
-        let spec = Self::spec(name).ok_or_else(|| ParamError::Unknown(name.to_string()))?;
-        if !(spec.min..=spec.max).contains(&value) {
-            return Err(ParamError::OutOfRange { spec, value });
-        }
-        *self.slot(name).expect("every spec names a field") = value;
-        Ok(())
-    }
-
-    /// The name, default and range of the parameter `name`.
-    pub fn spec(name: &str) -> Option<ParamSpec> {
-        Self::SPECS.iter().find(|s| s.name == name).copied()
-    }
-
     /// The late move reduction table's divisor, `lmr_divisor_centi / 100`.
     pub fn lmr_divisor(&self) -> f64 {
         self.lmr_divisor_centi as f64 / 100.0

@@ -1,6 +1,6 @@
 //! The threads of one search (Lazy SMP): [`run`] starts a helper thread per further
 //! `SearchOptions::threads` beside the main [`Worker`] on the calling thread, all searching the
-//! same tree and sharing what they find through the transposition table ([`Shared`]: the
+//! same tree and sharing what they find through the transposition table ([`Shared`](super::shared::Shared): the
 //! table, limits, options, stop flags and node counts). Helpers skip some depths
 //! ([`skip_depth`]) so that they spread over different iterations. When the main worker stops,
 //! the helpers are told to stop, and the result is the main worker's: its best move (below full
@@ -12,13 +12,12 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 use std::time::{Duration, Instant};
 
 use super::heuristics::Heuristics;
-use super::params::SearchParams;
 use super::score::{mated_in, to_public};
-use super::skill::Skill;
+use super::shared::Shared;
 use super::time::{TimeKeeper, budget};
 use super::tt::TranspositionTable;
 use super::worker::{RootMove, Worker};
-use super::{Limits, SearchControl, SearchEvent, SearchFeatures, SearchOptions, SearchResult};
+use super::{Limits, SearchControl, SearchEvent, SearchOptions, SearchResult};
 use crate::eval::Evaluator;
 use crate::shogi::game::HistoryEntry;
 use crate::shogi::{Move, Position};
@@ -26,32 +25,6 @@ use crate::shogi::{Move, Position};
 /// Search threads recurse up to MAX_PLY deep with move lists on the stack. (The main worker
 /// runs on the caller's thread: a search needs far less than the usual 2 MiB, this is slack.)
 pub const THREAD_STACK: usize = 32 << 20;
-
-/// What all threads of one search share.
-pub(super) struct Shared<'a> {
-    pub(super) tt: &'a TranspositionTable,
-    pub(super) control: &'a SearchControl,
-    pub(super) limits: &'a Limits,
-    pub(super) features: SearchFeatures,
-    pub(super) params: SearchParams,
-    pub(super) multipv: usize,
-    /// Below full strength: the level, whose move is chosen among the MultiPV candidates.
-    pub(super) skill: Option<Skill>,
-    pub(super) max_plies: Option<u32>,
-    /// Stops the helpers when the main thread is done.
-    pub(super) abort: AtomicBool,
-    /// Per-thread node counts, published at each poll.
-    pub(super) nodes: Vec<AtomicU64>,
-    pub(super) root: &'a Position,
-    pub(super) root_moves: Vec<Move>,
-    pub(super) history: &'a [HistoryEntry],
-}
-
-impl Shared<'_> {
-    pub(super) fn total_nodes(&self) -> u64 {
-        self.nodes.iter().map(|n| n.load(Relaxed)).sum()
-    }
-}
 
 /// What one search is asked, for [`run`]: the searcher's table, options, evaluator and
 /// per-thread memory, and the task (the position after its game history, the limits, the

@@ -14,7 +14,7 @@ use std::sync::atomic::Ordering::Relaxed;
 use super::SearchEvent;
 use super::heuristics::{CorrectionKey, Heuristics, piece_square, structure_key};
 use super::score::*;
-use super::threads::Shared;
+use super::shared::Shared;
 use super::time::TimeKeeper;
 use super::tt::{Bound, TranspositionTable, TtEntry};
 use crate::eval::{Evaluator, PathState};

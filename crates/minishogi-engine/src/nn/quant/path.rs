@@ -3,7 +3,7 @@
 
 use super::{QuantNet, Scratch, perspective};
 use crate::eval::{PathState, cp_from_logit};
-use crate::nn::features::Features;
+use crate::nn::feature_set::Features;
 use crate::shogi::{Color, Move, Position};
 
 /// One ply of the path: its position, and once computed its sente-perspective inputs, the

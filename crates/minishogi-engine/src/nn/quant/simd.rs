@@ -6,9 +6,10 @@
 #[cfg(target_arch = "x86_64")]
 use std::arch::x86_64::*;
 
-use super::super::features::{Features, NUM_FEATURES};
+use super::super::feature_set::Features;
+use super::super::features::NUM_FEATURES;
 
-/// [`super::changed_inputs`] with 32 of the seed's inputs compared by one instruction: only
+/// [`super::changes::changed_inputs`] with 32 of the seed's inputs compared by one instruction: only
 /// the changed ones (a few dozen of the 361) cost a branch.
 ///
 /// # Safety
@@ -47,7 +48,7 @@ pub(super) unsafe fn changed_inputs_avx2(
             changes.push((i as u16, b[i] as i32 - a[i] as i32));
         }
     }
-    super::changed_beyond_seed(parent, child, changes);
+    super::changes::changed_beyond_seed(parent, child, changes);
 }
 
 /// The dot products of `act` with four rows of `act.len()` weights laid end to end in `rows`

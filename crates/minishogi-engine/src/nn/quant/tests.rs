@@ -1,6 +1,7 @@
 //! The quantised path against the float network: incremental sums equal a refresh, portable
 //! equals vectorised, outputs agree, shapes it cannot represent refused.
 
+use super::changes::changed_inputs;
 use super::*;
 use crate::eval::PathState;
 use crate::nn::NUM_FEATURES;

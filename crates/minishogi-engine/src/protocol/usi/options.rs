@@ -5,9 +5,9 @@ use std::fmt;
 use std::time::Duration;
 
 use crate::book::{DEFAULT_MAX_PLY, MoveChoice};
-use crate::player;
+use crate::players::{self, PlayerParams};
 use crate::search::skill::{self, MAX_LEVEL};
-use crate::search::{SearchFeatures, SearchOptions, SearchParams, Skill};
+use crate::search::{SearchFeatures, SearchOptions, Skill};
 
 use super::command::quoted;
 use super::evaluator;
@@ -82,7 +82,7 @@ pub enum Setting {
     /// The book is used while the game's ply is below this.
     BookMaxPly(u32),
     BookMoveChoice(MoveChoice),
-    /// `Search`: which player searches (`player::new_player`'s names), checked against them.
+    /// `Search`: which player searches (`players::new_player`'s names), checked against them.
     Search(&'static str),
 }
 
@@ -305,8 +305,8 @@ impl UsiOptions {
                     Name::Search,
                     "Search",
                     Kind::Combo {
-                        default: player::NAMES[0],
-                        vars: player::NAMES,
+                        default: players::NAMES[0],
+                        vars: players::NAMES,
                     },
                 ),
                 Spec {
@@ -480,8 +480,7 @@ fn search_param(name: &str, value: Option<&str>) -> Result<Setting, OptionError>
             ))),
         };
     }
-    let spec = SearchParams::SPECS
-        .iter()
+    let spec = PlayerParams::specs()
         .find(|s| s.name.eq_ignore_ascii_case(name))
         .ok_or_else(|| OptionError(format!("unknown option {}", quoted(name))))?;
     let text = value.ok_or_else(|| OptionError(format!("option {} needs a value", spec.name)))?;

@@ -44,9 +44,18 @@ impl Session {
                 options.features.set(name, on);
             }
             Setting::SearchParam(name, value) => {
-                // Checked against the parameter's range when parsed.
-                if let Err(e) = options.params.set(name, value) {
-                    self.out.error(format!("setoption: {e}"));
+                // Checked against the parameter's range when parsed. The search's numbers are
+                // the player's options; MCTS's the session's, an MCTS player built with them.
+                if options.params.get(name).is_some() {
+                    if let Err(e) = options.params.set(name, value) {
+                        self.out.error(format!("setoption: {e}"));
+                    }
+                } else {
+                    let mut mcts = self.mcts_params;
+                    match mcts.set(name, value) {
+                        Ok(()) => self.set_mcts_params(mcts),
+                        Err(e) => self.out.error(format!("setoption: {e}")),
+                    }
                 }
             }
             Setting::SkillLevel(level) => self.set_strength(Strength {
@@ -97,7 +106,8 @@ impl Session {
             Setting::PolicyFile(path) => self.set_policy(&path),
             Setting::ParamsFile(path) => match load_params_file(&path) {
                 Ok(params) => {
-                    options.params = params;
+                    options.params = params.search;
+                    self.set_mcts_params(params.mcts);
                     self.out.note(if path.is_empty() {
                         "ParamsFile: search parameters at their defaults".to_string()
                     } else {
@@ -121,12 +131,11 @@ impl Session {
         if current.name() == name {
             return;
         }
-        match new_player(name, current.options().clone()) {
+        let search = current.options().clone();
+        let options = self.player_options(search);
+        match new_player(name, options) {
             Ok(mut player) => {
                 player.set_evaluator(self.evaluator.clone());
-                if let Some(policy) = &self.policy {
-                    player.set_policy(policy.clone());
-                }
                 self.search.set_player(player);
                 self.search_name = name;
                 self.out.note(format!("Search: {name}"));
@@ -142,11 +151,12 @@ impl Session {
     /// `PolicyFile`: MCTS's move policy from that file (empty: the shipped one), for this and
     /// every later player; a file that does not load keeps the current policy.
     fn set_policy(&mut self, path: &str) {
-        let policy = if path.is_empty() {
-            MovePolicy::embedded()
+        // Empty: the shipped policy, which a player built without one loads itself.
+        self.policy = if path.is_empty() {
+            None
         } else {
             match MovePolicy::load(Path::new(path)) {
-                Ok(policy) => policy,
+                Ok(policy) => Some(Arc::new(policy)),
                 Err(e) => {
                     self.out
                         .error(format!("setoption PolicyFile: {e}; keeping the policy"));
@@ -154,16 +164,38 @@ impl Session {
                 }
             }
         };
-        let policy = Arc::new(policy);
-        if let Some(player) = self.search.player() {
-            player.set_policy(policy.clone());
-        }
-        self.policy = (!path.is_empty()).then_some(policy);
+        self.rebuild_mcts_player();
         self.out.note(if path.is_empty() {
             "PolicyFile: the shipped move policy".to_string()
         } else {
             format!("PolicyFile: move policy from {path}")
         });
+    }
+
+    /// MCTS's numbers as the hidden options or a `ParamsFile` set them: an MCTS player is
+    /// rebuilt with them if they changed (what it learnt goes, as it would with new numbers).
+    fn set_mcts_params(&mut self, params: MctsParams) {
+        if params != self.mcts_params {
+            self.mcts_params = params;
+            self.rebuild_mcts_player();
+        }
+    }
+
+    /// The current player built afresh with the session's MCTS numbers and move policy, if it
+    /// is one that takes them ([`players::takes_mcts_options`]), with its options and the
+    /// session's evaluator; other players are kept as they are.
+    fn rebuild_mcts_player(&mut self) {
+        let Some(current) = self.search.player() else {
+            return;
+        };
+        let (name, search) = (current.name(), current.options().clone());
+        if !players::takes_mcts_options(name) {
+            return;
+        }
+        let mut player =
+            new_player(name, self.player_options(search)).expect("the current player's name");
+        player.set_evaluator(self.evaluator.clone());
+        self.search.set_player(player);
     }
 
     /// Takes the strength options `strength` and says what they make of the search.

@@ -291,7 +291,7 @@ fn limit_strength_lets_the_elo_choose_the_level() {
 #[test]
 fn search_parameters_are_hidden_options() {
     let o = options();
-    let spec = SearchParams::SPECS[0];
+    let spec = crate::search::SearchParams::SPECS[0];
     let lines = o.usi_lines();
     assert!(
         lines.iter().all(|l| !l.contains(spec.name)),

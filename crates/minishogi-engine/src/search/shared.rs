@@ -1,0 +1,38 @@
+//! What all threads of one search share: the table, limits, options, stop flags and node
+//! counts. Its own module, below both the threads (`threads.rs`, which build it) and the
+//! workers (`worker.rs`, which read it), so that neither names the other back.
+
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
+
+use super::params::SearchParams;
+use super::skill::Skill;
+use super::tt::TranspositionTable;
+use super::{Limits, SearchControl, SearchFeatures};
+use crate::shogi::game::HistoryEntry;
+use crate::shogi::{Move, Position};
+
+/// What all threads of one search share.
+pub(super) struct Shared<'a> {
+    pub(super) tt: &'a TranspositionTable,
+    pub(super) control: &'a SearchControl,
+    pub(super) limits: &'a Limits,
+    pub(super) features: SearchFeatures,
+    pub(super) params: SearchParams,
+    pub(super) multipv: usize,
+    /// Below full strength: the level, whose move is chosen among the MultiPV candidates.
+    pub(super) skill: Option<Skill>,
+    pub(super) max_plies: Option<u32>,
+    /// Stops the helpers when the main thread is done.
+    pub(super) abort: AtomicBool,
+    /// Per-thread node counts, published at each poll.
+    pub(super) nodes: Vec<AtomicU64>,
+    pub(super) root: &'a Position,
+    pub(super) root_moves: Vec<Move>,
+    pub(super) history: &'a [HistoryEntry],
+}
+
+impl Shared<'_> {
+    pub(super) fn total_nodes(&self) -> u64 {
+        self.nodes.iter().map(|n| n.load(Relaxed)).sum()
+    }
+}
