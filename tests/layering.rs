@@ -248,7 +248,10 @@ fn code_of(path: &Path) -> String {
         let after = &code[at + "#[cfg(test)]".len()..];
         let declaration = after.trim_start().strip_prefix("mod ").and_then(|rest| {
             let rest = rest.trim_start();
-            let name = rest.len() - rest.trim_start_matches(|c: char| c.is_alphanumeric() || c == '_').len();
+            let name = rest.len()
+                - rest
+                    .trim_start_matches(|c: char| c.is_alphanumeric() || c == '_')
+                    .len();
             rest[name..].trim_start().starts_with(';').then_some(())
         });
         match declaration {

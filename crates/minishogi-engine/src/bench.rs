@@ -5,7 +5,9 @@
 
 use std::fmt;
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
+
+use crate::platform::Instant;
 
 use crate::eval::Evaluator;
 use crate::search::{Limits, SearchControl, SearchOptions, Searcher};

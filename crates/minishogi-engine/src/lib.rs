@@ -26,6 +26,7 @@ pub mod fileio;
 pub mod mcts;
 pub mod memory;
 pub mod nn;
+pub mod platform;
 pub mod player;
 pub mod players;
 pub mod protocol;

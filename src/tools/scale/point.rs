@@ -4,8 +4,8 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::usi_client::EngineSpec;
 use crate::matches::stats::{EloEstimate, Pentanomial};
+use crate::usi_client::EngineSpec;
 
 /// What limits both engines at a ladder point.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]

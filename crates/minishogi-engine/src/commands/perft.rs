@@ -1,9 +1,9 @@
 //! `perft`: counts the leaves of the legal move tree to a fixed depth and reports the
 //! speed, optionally per root move (`--divide`), to check move generation against references.
 
+use crate::platform::Instant;
 use crate::shogi::{Position, perft, perft_divide};
 use std::io::Write;
-use std::time::Instant;
 
 /// Arguments of `perft`.
 #[derive(clap::Args, Debug, Clone)]

@@ -17,6 +17,8 @@
 //! checksum they share.
 
 mod data;
+// Output locks are the lab's (a run writing its outputs); WebAssembly has no files to lock.
+#[cfg(not(target_arch = "wasm32"))]
 mod lock;
 mod read;
 #[cfg(test)]
@@ -24,6 +26,7 @@ mod tests;
 mod write;
 
 pub use data::{decode, encode, load, save};
+#[cfg(not(target_arch = "wasm32"))]
 pub use lock::{OutputLock, lock_output, lock_path};
 pub use read::{open_regular, read_regular, read_regular_to_string};
 pub use write::{

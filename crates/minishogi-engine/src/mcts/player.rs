@@ -4,7 +4,8 @@
 use std::sync::atomic::Ordering::Relaxed;
 use std::sync::atomic::{AtomicBool, AtomicU64};
 use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant};
+
+use crate::platform::Instant;
 
 use super::Mode;
 use super::params::MctsParams;
@@ -199,6 +200,7 @@ impl Mcts {
             let mut scratch = Scratch::new(game, 0, &shared.mate_probe);
             // At least one simulation, even when stopped at once: it expands the root.
             loop {
+                control.listen();
                 if shared.simulate(&mut scratch) == Outcome::Finished
                     || control.stop.load(Relaxed)
                     || watch.limit_reached(&shared, control)
@@ -212,10 +214,7 @@ impl Mcts {
             shared.done.store(true, Relaxed);
         });
         report(&shared, &watch, on_event);
-        // USI: after `go infinite` or `go ponder`, bestmove waits for `stop` (or ponderhit).
-        while !control.stop.load(Relaxed) && (limits.infinite || control.ponder.load(Relaxed)) {
-            std::thread::sleep(Duration::from_millis(1));
-        }
+        control.wait_for_release(limits.infinite);
         self.tree = shared.tree.into_inner().expect("tree lock");
         self.last_root = Some(LastRoot {
             start: game.start_position().clone(),

@@ -19,10 +19,10 @@ mod search_thread;
 mod setoption;
 mod uci;
 
+use crate::platform::Instant;
 use std::io::{self, BufRead};
 use std::sync::Arc;
 use std::thread;
-use std::time::Instant;
 
 use crate::bench;
 use crate::eval::Evaluator;
@@ -31,7 +31,7 @@ use crate::mcts::MctsParams;
 use crate::mcts::policy::MovePolicy;
 use crate::player::Player;
 use crate::players::{self, PlayerOptions, PlayerParams, new_player};
-use crate::search::{SearchOptions, mate_search};
+use crate::search::{Listener, SearchOptions, mate_search};
 use crate::shogi::game::Game;
 use crate::shogi::{Color, Move, Position};
 
@@ -115,6 +115,52 @@ pub fn run(input: impl BufRead, output: Output) -> io::Result<()> {
     result
 }
 
+/// A USI session fed line by line by a host with no thread to spare for it (the WebAssembly
+/// worker): each `go` (and `bench`, `perft`, `go mate`) runs on the calling thread before
+/// [`LineSession::handle`] returns. While it runs, the search asks `listener` for what the
+/// host received since and lets it set `stop` and `ponder` (the host answers `isready` and
+/// keeps other commands for after the search).
+pub struct LineSession {
+    session: Session,
+    ended: bool,
+}
+
+impl LineSession {
+    pub fn new(out: Output, listener: Listener) -> LineSession {
+        let mut session = Session::new(out);
+        session.search.run_inline(listener);
+        LineSession {
+            session,
+            ended: false,
+        }
+    }
+
+    /// Handles one line (without its newline) as the standard-input loop does; `false` once
+    /// the session has ended (`quit`), after which lines are ignored.
+    pub fn handle(&mut self, line: &str) -> bool {
+        if self.ended {
+            return false;
+        }
+        let received = Instant::now();
+        if line.len() > MAX_LINE_BYTES {
+            self.session.out.error(format!(
+                "line of {} bytes exceeds the limit of {MAX_LINE_BYTES}; ignored",
+                line.len()
+            ));
+            return true;
+        }
+        if self.session.handle_line(line, received) == Flow::Quit {
+            self.ended = true;
+        }
+        !self.ended
+    }
+
+    /// The session's output (for a host that answers `isready` during a search).
+    pub fn output(&self) -> &Output {
+        &self.session.out
+    }
+}
+
 #[derive(PartialEq, Eq)]
 enum Flow {
     Continue,
@@ -158,7 +204,7 @@ impl Session {
         let options = UsiOptions::new(&defaults);
         let builtin = evaluator::builtin();
         let evaluator = builtin.evaluator;
-        let session_seed = rand::random::<u64>();
+        let session_seed = crate::platform::entropy_seed();
         let strength = Strength::new(session_seed);
         let search_name = crate::players::ALPHABETA;
         let mut player = new_player(

@@ -6,7 +6,9 @@
 
 use std::sync::atomic::AtomicBool;
 use std::sync::atomic::Ordering::Relaxed;
-use std::time::{Duration, Instant};
+use std::time::Duration;
+
+use crate::platform::Instant;
 
 use super::movepick::ScoredMoves;
 use super::{MateResult, SearchControl};

@@ -42,7 +42,9 @@ mod worker;
 mod tests;
 
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
+
+use crate::platform::Instant;
 
 use crate::shogi::Position;
 use crate::shogi::game::{Game, HistoryEntry};
@@ -54,8 +56,8 @@ pub use switches::SearchFeatures;
 pub use threads::THREAD_STACK;
 pub use tt::TranspositionTable;
 pub use types::{
-    ClockLimits, Limits, MateResult, Score, ScoreBound, SearchControl, SearchEvent, SearchInfo,
-    SearchOptions, SearchResult,
+    ClockLimits, Limits, Listener, MateResult, Score, ScoreBound, SearchControl, SearchEvent,
+    SearchInfo, SearchOptions, SearchResult,
 };
 
 /// The engine's searcher: options, transposition table, evaluator and per-thread memory.

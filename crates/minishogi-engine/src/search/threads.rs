@@ -9,7 +9,8 @@
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
-use std::time::{Duration, Instant};
+
+use crate::platform::Instant;
 
 use super::heuristics::Heuristics;
 use super::score::{mated_in, to_public};
@@ -74,7 +75,7 @@ pub(super) fn run(job: Job<'_>, on_info: &mut dyn FnMut(&SearchEvent)) -> (Searc
             depth: 0,
             nodes: 0,
         };
-        wait_for_release(limits, control);
+        control.wait_for_release(limits.infinite);
         on_info(&SearchEvent::Finished(result.clone()));
         return (result, vec![0; thread_memory.len()]);
     }
@@ -143,7 +144,7 @@ pub(super) fn run(job: Job<'_>, on_info: &mut dyn FnMut(&SearchEvent)) -> (Searc
             &worker.skill_candidates,
             worker.completed_depth,
         );
-        wait_for_release(limits, control);
+        control.wait_for_release(limits.infinite);
         // The answer goes out now; the helpers, told to stop, are only waited for after it.
         if let Some(report) = worker.reporter.as_mut() {
             report(&SearchEvent::Finished(result.clone()));
@@ -201,13 +202,6 @@ fn main_result(
         score: to_public(best.score),
         depth: depth as u32,
         nodes: shared.total_nodes(),
-    }
-}
-
-/// USI: after `go infinite` or `go ponder`, bestmove waits for `stop` (or ponderhit).
-fn wait_for_release(limits: &Limits, control: &SearchControl) {
-    while !control.stop.load(Relaxed) && (limits.infinite || control.ponder.load(Relaxed)) {
-        std::thread::sleep(Duration::from_millis(1));
     }
 }
 

@@ -1,7 +1,9 @@
 //! Time management: how long to think from the clock (remaining time, increment, byoyomi) or
 //! an exact movetime, minus the move overhead, with a safety margin so we never flag.
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
+
+use crate::platform::Instant;
 
 use super::{ClockLimits, Limits, SearchControl};
 use std::sync::atomic::Ordering::Relaxed;

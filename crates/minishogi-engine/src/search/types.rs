@@ -4,8 +4,10 @@
 //! for `go mate`), and its options ([`SearchOptions`]; the switches and numbers they carry are
 //! in `switches` and `params`).
 
-use std::sync::atomic::AtomicBool;
-use std::time::{Duration, Instant};
+use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
+use std::time::Duration;
+
+use crate::platform::Instant;
 
 use super::{SearchFeatures, SearchParams, Skill};
 use crate::shogi::Move;
@@ -52,6 +54,45 @@ pub struct Limits {
 pub struct SearchControl {
     pub stop: AtomicBool,
     pub ponder: AtomicBool,
+    /// Who else may set `stop` or `ponder` while the search runs, asked by [`listen`]: where
+    /// the search runs on the only thread (WebAssembly), the session's commands arrive through
+    /// it; natively nobody (other threads set the flags themselves).
+    ///
+    /// [`listen`]: SearchControl::listen
+    pub listener: Option<Listener>,
+}
+
+impl SearchControl {
+    /// Lets the listener, if any, take in what arrived since (`stop`, `ponderhit`, …). The
+    /// search calls this wherever it looks at `stop`.
+    #[inline]
+    pub fn listen(&self) {
+        if let Some(listener) = &self.listener {
+            (listener.0)(self);
+        }
+    }
+
+    /// USI: after `go infinite` or `go ponder` the answer waits for `stop` (or, pondering, for
+    /// ponderhit).
+    pub fn wait_for_release(&self, infinite: bool) {
+        loop {
+            self.listen();
+            if self.stop.load(Relaxed) || !(infinite || self.ponder.load(Relaxed)) {
+                return;
+            }
+            crate::platform::pause(Duration::from_millis(1));
+        }
+    }
+}
+
+/// A [`SearchControl`]'s listener: called with the control to set.
+#[derive(Clone)]
+pub struct Listener(pub std::sync::Arc<dyn Fn(&SearchControl) + Send + Sync>);
+
+impl std::fmt::Debug for Listener {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Listener")
+    }
 }
 
 /// A score for USI `info score`.

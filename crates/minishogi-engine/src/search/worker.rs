@@ -188,6 +188,9 @@ impl<'a> Worker<'a> {
     pub(super) fn poll(&mut self) {
         let shared = self.shared;
         shared.nodes[self.id].store(self.nodes, Relaxed);
+        if self.id == 0 {
+            shared.control.listen();
+        }
         if shared.abort.load(Relaxed) || shared.control.stop.load(Relaxed) {
             self.request_stop();
         }

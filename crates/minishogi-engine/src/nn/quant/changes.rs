@@ -36,7 +36,11 @@ pub(super) fn changed_inputs(parent: &Features, child: &Features, changes: &mut 
 /// Appends the changed inputs past the seed's (the king-piece set's pieces: a few dozen 1s in
 /// a position, kept ascending): a merge of the parent's list with the child's.
 #[inline(always)]
-pub(super) fn changed_beyond_seed(parent: &Features, child: &Features, changes: &mut Vec<(u16, i32)>) {
+pub(super) fn changed_beyond_seed(
+    parent: &Features,
+    child: &Features,
+    changes: &mut Vec<(u16, i32)>,
+) {
     let (a, b) = (parent.beyond_seed_indices(), child.beyond_seed_indices());
     let (mut i, mut j) = (0, 0);
     while i < a.len() && j < b.len() {

@@ -18,6 +18,7 @@
 
 mod changes;
 mod path;
+#[cfg(target_arch = "x86_64")]
 mod simd;
 #[cfg(test)]
 mod tests;
@@ -25,7 +26,7 @@ mod tests;
 pub use path::QuantPathState;
 
 use super::feature_set::{FeatureSet, Features};
-use super::features::{NUM_FEATURES, SIDE_TO_MOVE_INDEX};
+use super::features::SIDE_TO_MOVE_INDEX;
 use super::network::{Activation, Network, ShapeError};
 use std::cell::RefCell;
 
@@ -381,7 +382,10 @@ impl QuantNet {
         if LEVEL >= AVX2 {
             // The rows past the seed's (a 13 MB table for the king-piece set) are mostly not in
             // the cache: ask for all of them before the first tile needs them.
-            for &(i, _) in changes.iter().filter(|&&(i, _)| i as usize >= NUM_FEATURES) {
+            for &(i, _) in changes
+                .iter()
+                .filter(|&&(i, _)| i as usize >= super::features::NUM_FEATURES)
+            {
                 let row = &rows[i as usize * w..(i as usize + 1) * w];
                 for line in row.chunks(32) {
                     // SAFETY: a prefetch reads nothing; the pointer is inside `rows`.
@@ -442,6 +446,8 @@ impl QuantNet {
         }
         let mut n = self.l2_outputs;
         let w = self.width;
+        // Only the x86-64 kernels below move `o` before the portable loop.
+        #[cfg_attr(not(target_arch = "x86_64"), allow(unused_mut))]
         let mut o = 0;
         #[cfg(target_arch = "x86_64")]
         if LEVEL >= AVX2 {

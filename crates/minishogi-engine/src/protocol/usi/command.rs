@@ -4,7 +4,9 @@
 //! an option value makes sense is judged by the session, which knows the position and options.
 
 use std::fmt;
-use std::time::{Duration, Instant};
+use std::time::Duration;
+
+use crate::platform::Instant;
 
 use nom::IResult;
 

@@ -235,8 +235,16 @@ impl UsiOptions {
         let (lowest_elo, highest_elo) = skill::elo_range();
         UsiOptions {
             specs: vec![
-                spec(Name::Hash, "USI_Hash", spin(defaults.hash_mb, 1, 65536)),
-                spec(Name::Threads, "Threads", spin(defaults.threads, 1, 256)),
+                spec(
+                    Name::Hash,
+                    "USI_Hash",
+                    spin(defaults.hash_mb, 1, crate::platform::MAX_HASH_MB as i64),
+                ),
+                spec(
+                    Name::Threads,
+                    "Threads",
+                    spin(defaults.threads, 1, crate::platform::MAX_THREADS as i64),
+                ),
                 spec(Name::MultiPv, "MultiPV", spin(defaults.multipv, 1, 128)),
                 spec(Name::EvalFile, "EvalFile", Kind::Text { default: "" }),
                 spec(

@@ -9,12 +9,14 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, mpsc};
 use std::thread::{self, JoinHandle};
-use std::time::{Duration, Instant};
+use std::time::Duration;
+
+use crate::platform::Instant;
 
 use super::output::Output;
 use super::report;
 use crate::player::Player;
-use crate::search::{Limits, SearchControl, SearchEvent, THREAD_STACK, time};
+use crate::search::{Limits, Listener, SearchControl, SearchEvent, THREAD_STACK, time};
 use crate::shogi::{Game, Position, perft_until};
 
 /// The session's player: idle in the session, or lent to the search thread of a running
@@ -23,6 +25,9 @@ pub struct SearchThread {
     /// `None` only while a search thread holds it (then `running` is `Some`).
     player: Option<Box<dyn Player>>,
     running: Option<RunningSearch>,
+    /// Searches run on the calling thread, asking this listener for the session's commands
+    /// meanwhile (a host without threads: WebAssembly); `None`: on a thread of their own.
+    inline: Option<Listener>,
 }
 
 /// A search or mate search running on its own thread.
@@ -54,7 +59,13 @@ impl SearchThread {
         SearchThread {
             player: Some(player),
             running: None,
+            inline: None,
         }
+    }
+
+    /// Runs every job from now on on the calling thread (see [`SearchThread::inline`]).
+    pub fn run_inline(&mut self, listener: Listener) {
+        self.inline = Some(listener);
     }
 
     /// Whether a search runs and has not sent its final line yet.
@@ -85,6 +96,9 @@ impl SearchThread {
         fallback: String,
         job: Job,
     ) {
+        if let Some(listener) = self.inline.clone() {
+            return self.run_here(out, ponder, infinite, listener, job);
+        }
         let Some(player) = self.player.take() else {
             return out.error("internal: the searcher is missing");
         };
@@ -145,6 +159,37 @@ impl SearchThread {
         }
     }
 
+    /// [`SearchThread::spawn`] on the calling thread: the job runs to its end, its final line
+    /// waiting for `stop` or `ponderhit` (heard through `listener`) where USI says so. A panic
+    /// aborts the program there (WebAssembly's `panic = "abort"`), so there is no fallback.
+    fn run_here(
+        &mut self,
+        out: &Output,
+        ponder: bool,
+        infinite: bool,
+        listener: Listener,
+        job: Job,
+    ) {
+        let Some(mut player) = self.player.take() else {
+            return out.error("internal: the searcher is missing");
+        };
+        let control = SearchControl {
+            listener: Some(listener),
+            ..SearchControl::default()
+        };
+        control.ponder.store(ponder, Ordering::SeqCst);
+        let finisher = Finisher {
+            out: out.clone(),
+            finished: Arc::new(AtomicBool::new(false)),
+        };
+        let line = job(&mut *player, &control, out, &finisher);
+        if let Some(line) = line.filter(|_| !finisher.is_finished()) {
+            control.wait_for_release(infinite);
+            finisher.finish(&line);
+        }
+        self.player = Some(player);
+    }
+
     /// Stops a running search (its final line is sent) and takes the player back. `false`
     /// when the player was lost with its thread (unreachable in practice: the thread catches
     /// the search's panics); the session then gives a fresh one with [`set_player`].
@@ -196,7 +241,7 @@ pub fn search_job(game: Game, limits: Limits, timed: bool, received: Instant) ->
             .then(|| time::budget(&limits, player.options().move_overhead))
             .flatten()
             .map(|budget| received + budget.maximum + WATCHDOG_GRACE);
-        if let Some(deadline) = deadline {
+        if let Some(deadline) = deadline.filter(|_| crate::platform::THREADS) {
             watch_deadline(deadline, finisher.clone(), latest.clone());
         }
         let result = player.search(&game, &limits, control, &mut |event| {

@@ -1,0 +1,18 @@
+//! The playing engine compiled to WebAssembly: a USI session that its host — the worker
+//! script of `web/` — feeds line by line and that writes its lines back through the host.
+//!
+//! The host calls `usi_buffer(len)` for a place to write a line's UTF-8 bytes, then
+//! `usi_handle(len)`, which handles the line (a `go` searches to its end before returning)
+//! and returns 0 once the session has ended (`quit`). The module imports, from `minishogi`:
+//! `write(ptr, len)` (the session's output, whole lines each ending in `\n`),
+//! `poll(ptr, cap) -> i32` (the next line the host received during a search, written at
+//! `ptr`: its length, or -1 when there is none; a line longer than `cap` is refused with
+//! -2 - its length), and the engine's `now_ms` and `fill_random` (`platform.rs`).
+//!
+//! During a search the session hears `stop`, `ponderhit`, `isready` and `quit` through the
+//! poll; other lines wait until the search is over and are then handled in order.
+
+mod host;
+mod session;
+
+pub use session::{HostSession, LineSource};
