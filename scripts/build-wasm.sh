@@ -10,13 +10,14 @@ set -eu
 cd "$(dirname "$0")/.."
 target=wasm32-unknown-unknown
 export CARGO_PROFILE_RELEASE_PANIC=abort
-export RUSTFLAGS="${RUSTFLAGS:-} -C link-arg=-zstack-size=8388608 -C target-feature=+simd128"
-out_dir=${CARGO_TARGET_DIR:-target}
+export RUSTFLAGS="${RUSTFLAGS:-} -C link-arg=-zstack-size=8388608 -C target-feature=+simd128,+bulk-memory,+nontrapping-fptoint,+sign-ext"
+# A target directory of its own: a cargo test that builds the module runs beside the cargo
+# that runs it, and the artefacts of two compilers (rustup's, Debian's) do not mix.
+out_dir=${CARGO_TARGET_DIR:-target/wasm}
 if command -v rustup >/dev/null 2>&1 && rustup target list --installed 2>/dev/null | grep -qx "$target"; then
-    cargo build --release --locked --target "$target" -p minishogi-web >&2
+    CARGO_TARGET_DIR="$out_dir" cargo build --release --locked --target "$target" -p minishogi-web >&2
 elif [ -x /usr/bin/rustc ] && [ -d /usr/lib/rustlib/src/rust/library ]; then
-    # Debian's toolchain: its own cargo and rustc, and a target directory of their own (the
-    # artefacts of two compilers do not mix). Its rustc (1.85) is older than the project's:
+    # Debian's toolchain: its own cargo and rustc. Its rustc (1.85) is older than the project's:
     # what has been stabilised since is turned on as the unstable feature it was then.
     out_dir=${CARGO_TARGET_DIR:-target/wasm-debian}
     features='"-Zcrate-attr=feature(let_chains)", "-Zcrate-attr=feature(unsigned_is_multiple_of)"'

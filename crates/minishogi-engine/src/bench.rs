@@ -15,40 +15,16 @@ use crate::shogi::Position;
 
 pub const DEFAULT_DEPTH: u32 = 9;
 
-/// The bench positions: the start position, then positions from self-play games after random
-/// openings (openings, middlegames with pieces in hand, attacks on the king).
-const SFENS: &[&str] = &[
-    "rbsgk/4p/5/P4/KGSBR b - 1",
-    "rbs2/3kp/5/PK3/2SBR b Gg 9",
-    "rbsk1/4p/5/P1S2/1K1BG b Gr 17",
-    "rbs1k/4p/5/PKS2/3BG b Gr 27",
-    "r2g1/b2kp/2s2/R4/KGSB1 b p 9",
-    "R1g2/1s1kp/1B2r/5/KGS2 b Bp 17",
-    "rbsk1/4g/4+r/P1B2/KGS2 b P 9",
-    "rbs1k/4g/4+r/PKB2/1GS2 b P 27",
-    "r2gk/bs3/3S1/P4/KG1B1 b rp 9",
-    "r2g1/bs1k1/5/P3S/KG1B1 b rp 27",
-    "1rs1k/b2g1/4p/PKG2/2S2 b rb 9",
-    "1bsrk/2g1p/5/P1S2/KG2R b b 9",
-    "1bsrk/2g1p/5/P1S2/1GK1R b b 17",
-    "1bsr1/2gkp/5/PKS2/1G2R b b 27",
-    "+BBsk1/3gp/5/P4/KGS1R b R 9",
-    "+BBsk1/3gp/1K3/P4/1GS1R b R 17",
-    "+BBs1k/K2gp/5/P4/1GS1R b R 27",
-    "r2k1/1s2p/P2b1/1K3/1GS1R b Gb 9",
-    "r2k1/4p/s1b2/3S1/1+b1KR b 2gp 17",
-    "rb1g1/1G1sk/5/PK2p/2SBR b - 9",
-    "G2gb/5/4k/PK3/2S2 b RBSPr 17",
-    "G1k1b/2g1R/2P2/PK1SR/2S2 b B 27",
-    "3g1/1s1kp/r4/1KG1R/2SB1 b Bp 9",
-    "2kg1/1s2p/3r1/K3R/2SB1 b BPg 17",
-    "2kg1/1Pb1p/5/K2SR/3B1 b Rgs 27",
-    "2g1k/b2sp/5/2S2/KG2R b Rbp 9",
-    "2g1k/b2sp/5/K1S2/1G2R b Rbp 17",
-    "2gk1/b2sp/5/1KS2/1G2R b Rbp 27",
-    "1bsk1/r1gbp/5/P4/1GSKR b - 9",
-    "1bs1k/3bp/r4/g1KS1/1G2R b p 17",
-];
+/// The bench positions (`bench-positions.txt`, also read by the WebAssembly tests): one SFEN a
+/// line, `#` comments.
+const POSITIONS: &str = include_str!("bench-positions.txt");
+
+fn sfens() -> impl Iterator<Item = &'static str> {
+    POSITIONS
+        .lines()
+        .map(str::trim)
+        .filter(|line| !line.is_empty() && !line.starts_with('#'))
+}
 
 /// Arguments of `engine bench`.
 #[derive(clap::Args, Debug, Clone)]
@@ -101,8 +77,7 @@ impl fmt::Display for BenchResult {
 
 /// The bench positions.
 pub fn positions() -> Vec<Position> {
-    SFENS
-        .iter()
+    sfens()
         .map(|sfen| Position::from_sfen(sfen).expect("bench SFEN is valid"))
         .collect()
 }
@@ -184,7 +159,7 @@ mod tests {
     #[test]
     fn bench_lines_are_legal_and_distinct() {
         let positions = positions();
-        assert_eq!(positions.len(), SFENS.len());
+        assert_eq!(positions.len(), 30);
         let mut keys: Vec<u64> = positions.iter().map(Position::key).collect();
         keys.sort_unstable();
         keys.dedup();
@@ -199,7 +174,7 @@ mod tests {
         let a = run_bench(Some(3));
         let b = run_bench(Some(3));
         assert_eq!(a.nodes, b.nodes);
-        assert_eq!(a.positions, SFENS.len());
+        assert_eq!(a.positions, 30);
         assert!(
             a.to_string()
                 .starts_with(&format!("Bench: {} nodes ", a.nodes))

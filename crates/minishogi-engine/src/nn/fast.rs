@@ -54,6 +54,7 @@ pub struct FastNet {
     sizes: Vec<usize>,
     features: FeatureSet,
     /// AVX2 was detected at construction; selects the code path compiled for it.
+    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
     avx2: bool,
 }
 

@@ -35,7 +35,9 @@ use crate::shogi::{Color, Position};
 /// Instruction levels of the kernels (`apply_impl`, `output_impl`): each is chosen once, by
 /// what the CPU reports when the network is prepared, and all give the same result.
 const PORTABLE: u8 = 0;
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
 const AVX2: u8 = 1;
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
 const AVX512: u8 = 2;
 
 /// Fixed-point scale of first-layer activations: resolution 1/1024.
@@ -55,6 +57,10 @@ const MAX_Q2: f32 = 16_384.0;
 const LANES: usize = 64;
 const TILE: usize = LANES;
 /// Independent sums of the second layer's dot products (`vpmaddwd` lanes).
+#[cfg_attr(
+    all(target_arch = "wasm32", target_feature = "simd128"),
+    allow(dead_code)
+)]
 const DOT_LANES: usize = 16;
 
 /// Buffers of one output computation, kept by the caller so that no call zeroes or allocates.
@@ -89,8 +95,10 @@ pub struct QuantNet {
     /// Later layers in float: `(weights out × in row-major, bias)`.
     tail: Vec<(Vec<f32>, Vec<f32>)>,
     hidden: Activation,
+    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
     avx2: bool,
     /// AVX-512 (F and BW): the update's row additions and the second layer at twice the width.
+    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
     avx512: bool,
 }
 
@@ -504,6 +512,7 @@ fn add_row(acc: &mut [i32], row: &[i16], d: i32) {
 }
 
 /// `Σ a·b` in `i32` with sixteen independent sums (the compiler makes it `vpmaddwd`).
+#[cfg(not(all(target_arch = "wasm32", target_feature = "simd128")))]
 #[inline(always)]
 fn dot_i16(a: &[i16], b: &[i16]) -> i32 {
     let mut acc = [0i32; DOT_LANES];
@@ -513,6 +522,42 @@ fn dot_i16(a: &[i16], b: &[i16]) -> i32 {
         }
     }
     acc.iter().fold(0i32, |s, &v| s.wrapping_add(v))
+}
+
+/// [`dot_i16`] on WebAssembly's 128-bit SIMD (`i32x4.dot_i16x8_s`, which LLVM does not find by
+/// itself; the second layer is a third of the search's time there): the same sum, as sums wrap
+/// alike in any order.
+#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+#[inline(always)]
+fn dot_i16(a: &[i16], b: &[i16]) -> i32 {
+    use std::arch::wasm32::*;
+    let n = a.len().min(b.len());
+    let mut acc = [i32x4_splat(0); 4];
+    let mut i = 0;
+    while i + 32 <= n {
+        for (k, sum) in acc.iter_mut().enumerate() {
+            let at = i + 8 * k;
+            // SAFETY: `at + 8 <= n`: both loads stay inside their slices (wasm loads may be
+            // unaligned).
+            let (x, y) = unsafe {
+                (
+                    v128_load(a.as_ptr().add(at) as *const v128),
+                    v128_load(b.as_ptr().add(at) as *const v128),
+                )
+            };
+            *sum = i32x4_add(*sum, i32x4_dot_i16x8(x, y));
+        }
+        i += 32;
+    }
+    let all = i32x4_add(i32x4_add(acc[0], acc[1]), i32x4_add(acc[2], acc[3]));
+    let mut total = i32x4_extract_lane::<0>(all)
+        .wrapping_add(i32x4_extract_lane::<1>(all))
+        .wrapping_add(i32x4_extract_lane::<2>(all))
+        .wrapping_add(i32x4_extract_lane::<3>(all));
+    for j in i..n {
+        total = total.wrapping_add(a[j] as i32 * b[j] as i32);
+    }
+    total
 }
 
 #[inline(always)]
