@@ -1,0 +1,31 @@
+// `npm run build`: builds the engine for wasm32 with the repository's scripts/build-wasm.sh
+// and copies the .wasm to dist/minishogi-engine.wasm, where engine.js looks for it.
+// `--check` only makes sure that file exists (before `npm pack`, which must not ship without it).
+import { execFileSync } from 'node:child_process';
+import { copyFileSync, existsSync, mkdirSync, statSync } from 'node:fs';
+import { dirname, isAbsolute, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const web = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const repo = resolve(web, '..');
+const target = resolve(web, 'dist/minishogi-engine.wasm');
+
+if (process.argv.includes('--check')) {
+  if (!existsSync(target)) {
+    console.error(`${target} is missing: run npm run build first`);
+    process.exit(1);
+  }
+  process.exit(0);
+}
+
+// The script prints the .wasm's path (relative to the repository unless CARGO_TARGET_DIR is
+// absolute) on stdout; cargo's progress goes to stderr, shown as it comes.
+const printed = execFileSync(resolve(repo, 'scripts/build-wasm.sh'), {
+  cwd: repo,
+  encoding: 'utf8',
+  stdio: ['ignore', 'pipe', 'inherit'],
+}).trim().split('\n').pop();
+const built = isAbsolute(printed) ? printed : resolve(repo, printed);
+mkdirSync(dirname(target), { recursive: true });
+copyFileSync(built, target);
+console.log(`${target} (${statSync(target).size} bytes, from ${built})`);
