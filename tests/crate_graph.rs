@@ -11,7 +11,7 @@ use std::process::Command;
 
 /// Each crate's allowed direct normal dependencies; `None`: the lab, which may take anything.
 /// An allowed name that is absent is fine (a dependency about to be added, or dropped).
-const ALLOWED: [(&str, Option<&[&str]>); 3] = [
+const ALLOWED: [(&str, Option<&[&str]>); 4] = [
     ("minishogi-rules", Some(&[])),
     (
         "minishogi-engine",
@@ -21,6 +21,8 @@ const ALLOWED: [(&str, Option<&[&str]>); 3] = [
             "clap",
             // For the engine's own binary's logging.
             "env_logger",
+            // On WebAssembly only: the host's randomness (`platform.rs`).
+            "getrandom",
             "libc",
             "log",
             "ndarray",
@@ -30,6 +32,8 @@ const ALLOWED: [(&str, Option<&[&str]>); 3] = [
             "serde",
         ]),
     ),
+    // The engine as a WebAssembly module: the playing engine and nothing else.
+    ("minishogi-web", Some(&["minishogi-engine"])),
     ("engine", None),
 ];
 
@@ -159,13 +163,16 @@ fn the_rules_crate_depends_on_nothing() {
 
 #[test]
 fn the_playing_engine_links_none_of_the_lab() {
-    let linked = linked_crates("minishogi-engine");
-    assert!(linked.iter().any(|c| c == "minishogi-rules"), "{linked:?}");
-    for lab in LAB {
-        assert!(
-            !linked.iter().any(|c| c == lab),
-            "minishogi-engine links {lab}: {linked:?}"
-        );
+    // The WebAssembly module too: it is the playing engine with a face for its host.
+    for package in ["minishogi-engine", "minishogi-web"] {
+        let linked = linked_crates(package);
+        assert!(linked.iter().any(|c| c == "minishogi-rules"), "{linked:?}");
+        for lab in LAB {
+            assert!(
+                !linked.iter().any(|c| c == lab),
+                "{package} links {lab}: {linked:?}"
+            );
+        }
     }
 }
 

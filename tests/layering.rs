@@ -13,21 +13,25 @@ const ENGINE: &[(&str, &[&str])] = &[
     ("fileio", &[]),
     // What memory the system can give: beside the rules too.
     ("memory", &[]),
+    // What differs on WebAssembly (clock, entropy, threads): beside the rules too.
+    ("platform", &[]),
     ("eval", &["shogi"]),
     // The opening book's file format and move choice, and loading a book file.
     ("book", &["shogi", "fileio"]),
     ("nn", &["shogi", "eval", "fileio"]),
     // The search sees evaluators only through `eval`; it never names the network.
-    ("search", &["shogi", "eval", "memory"]),
+    ("search", &["shogi", "eval", "memory", "platform"]),
     // `engine bench` plays with `nn::engine_evaluator`, what the engine plays with.
-    ("bench", &["shogi", "eval", "nn", "search"]),
+    ("bench", &["shogi", "eval", "nn", "search", "platform"]),
     // The player seam: the trait over the search's types, naming neither implementation.
     ("player", &["shogi", "eval", "search"]),
     // Monte Carlo tree search: a player (it implements the seam's trait) over the search's
     // types, ordering and clock.
     (
         "mcts",
-        &["shogi", "eval", "search", "player", "memory", "fileio"],
+        &[
+            "shogi", "eval", "search", "player", "memory", "fileio", "platform",
+        ],
     ),
     // The factory of the players by name, above both (and alpha-beta's side of the seam).
     ("players", &["shogi", "eval", "search", "player", "mcts"]),

@@ -3,14 +3,9 @@
 // the engine in both modes, and prints what the page reports. Not part of `npm test` (it needs
 // a browser): node tools/browser-smoke.mjs [path-to-chromium]
 import { spawn } from 'node:child_process';
-import { readFile } from 'node:fs/promises';
-import { createServer } from 'node:http';
-import { extname, join, normalize } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { serve } from './static-server.mjs';
 
-const root = fileURLToPath(new URL('..', import.meta.url));
 const chromium = process.argv[2] ?? 'chromium';
-const types = { '.js': 'text/javascript', '.wasm': 'application/wasm', '.html': 'text/html' };
 
 const page = `<!doctype html><script type="module">
 import { Engine } from '/src/engine.js';
@@ -43,36 +38,6 @@ try {
 }
 </script>`;
 
-function serve(isolated) {
-  return createServer(async (request, response) => {
-    const headers = isolated
-      ? { 'Cross-Origin-Opener-Policy': 'same-origin', 'Cross-Origin-Embedder-Policy': 'require-corp' }
-      : {};
-    if (request.method === 'POST') {
-      let body = '';
-      for await (const chunk of request) body += chunk;
-      console.log(`${isolated ? 'isolated' : 'not isolated'}: ${body}`);
-      response.end();
-      done(isolated);
-      return;
-    }
-    const path = new URL(request.url, 'http://x').pathname;
-    if (path === '/') {
-      response.writeHead(200, { ...headers, 'Content-Type': 'text/html' });
-      response.end(page);
-      return;
-    }
-    try {
-      const body = await readFile(join(root, normalize(path)));
-      response.writeHead(200, { ...headers, 'Content-Type': types[extname(path)] ?? 'application/octet-stream' });
-      response.end(body);
-    } catch {
-      response.writeHead(404, headers);
-      response.end();
-    }
-  });
-}
-
 const pending = new Set([true, false]);
 const browsers = [];
 function done(isolated) {
@@ -89,8 +54,13 @@ setTimeout(() => {
 }, 120000);
 
 for (const isolated of [true, false]) {
-  const server = serve(isolated).listen(0, '127.0.0.1', () => {
-    const url = `http://127.0.0.1:${server.address().port}/`;
-    browsers.push(spawn(chromium, ['--headless=new', '--no-sandbox', '--disable-gpu', `--user-data-dir=/tmp/browser-smoke-${isolated}`, url], { stdio: 'ignore' }));
+  const { url } = await serve({
+    isolated,
+    page,
+    onReport: (body) => {
+      console.log(`${isolated ? 'isolated' : 'not isolated'}: ${body}`);
+      done(isolated);
+    },
   });
+  browsers.push(spawn(chromium, ['--headless=new', '--no-sandbox', '--disable-gpu', `--user-data-dir=/tmp/browser-smoke-${isolated}`, url], { stdio: 'ignore' }));
 }

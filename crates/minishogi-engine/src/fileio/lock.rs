@@ -4,9 +4,7 @@
 use std::fs::{self, File};
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
-use std::time::Duration;
-
-use crate::platform::Instant;
+use std::time::{Duration, Instant};
 
 use super::FileError;
 use super::read::{check_regular_or_missing, nonblocking};
