@@ -3,6 +3,8 @@
 //! (`minishogi-rules`). Their modules are re-exported here, so that `engine::search`,
 //! `engine::shogi`, … (and `crate::search`, … in the lab) name them as one library.
 
+pub use minishogi_records as records;
+
 pub use minishogi_engine::{
     bench, commands, eval, fileio, mcts, memory, nn, player, players, protocol, search, shogi,
     testing,
@@ -12,7 +14,6 @@ pub mod book;
 pub mod gui;
 pub mod matches;
 pub mod plot;
-pub mod records;
 pub mod tools;
 pub mod train;
 pub mod tune;

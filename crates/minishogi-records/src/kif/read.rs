@@ -4,8 +4,8 @@
 use std::time::Duration;
 
 use super::*;
-use crate::records::record::{Ending, Reader, Record, RecordError, checked_position};
-use crate::shogi::{Color, Move, Piece, PieceKind, Position};
+use crate::record::{Ending, Reader, Record, RecordError, checked_position};
+use minishogi_rules::{Color, Move, Piece, PieceKind, Position};
 
 /// A file digit (half- or full-width) as a USI file.
 fn file_of(c: char) -> Option<u32> {

@@ -17,7 +17,7 @@ pub use read::read;
 pub use write::{board_diagram, kif_move, write};
 
 use super::record::Ending;
-use crate::shogi::{PieceKind, Square};
+use minishogi_rules::{PieceKind, Square};
 
 /// The text encoding a KIF file is written in, named in its first line.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -5,10 +5,10 @@ use super::write::*;
 use super::*;
 use std::time::Duration;
 
-use crate::records::tests::{record, usi_moves};
-use crate::records::text;
-use crate::records::{Ending, Record};
-use crate::shogi::{Color, PieceKind, Position};
+use crate::tests::{record, usi_moves};
+use crate::text;
+use crate::{Ending, Record};
+use minishogi_rules::{Color, PieceKind, Position};
 
 #[test]
 fn move_names_in_japanese_notation() {

@@ -5,7 +5,7 @@
 use std::fmt;
 
 use super::record::{Reader, Record, RecordError};
-use crate::shogi::{Game, Move, MoveError, Position, SfenError};
+use minishogi_rules::{Game, Move, MoveError, Position, SfenError};
 
 /// Why a position line was rejected.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -116,7 +116,7 @@ pub fn write(record: &Record, format: Format) -> Vec<u8> {
 pub(crate) mod tests {
     use super::record::Reader;
     use super::*;
-    use crate::shogi::{Color, Game, Move, Position};
+    use minishogi_rules::{Color, Game, Move, Position};
     use std::time::Duration;
 
     /// USI moves played in turn from `pos`.
@@ -174,7 +174,7 @@ pub(crate) mod tests {
                 // Records other than USI do not carry the move number: start at 1.
                 let start = if i % 3 == 2 {
                     let mut pos =
-                        crate::shogi::random::random_position(&mut |n| rng.gen_range(0..n));
+                        minishogi_rules::random::random_position(&mut |n| rng.gen_range(0..n));
                     pos.set_move_number(1);
                     pos
                 } else {
@@ -182,7 +182,7 @@ pub(crate) mod tests {
                 };
                 let mut game = Game::new(start.clone());
                 let plies = rng.gen_range(0..120);
-                crate::shogi::random::play_random_moves(&mut game, plies, &mut |n| {
+                minishogi_rules::random::play_random_moves(&mut game, plies, &mut |n| {
                     rng.gen_range(0..n)
                 });
                 let mut reader = Reader::new(start);

@@ -6,9 +6,9 @@ use std::fmt::Write as _;
 use std::time::Duration;
 
 use super::*;
-use crate::records::record::{Ending, Record, one_line};
-use crate::shogi::display;
-use crate::shogi::{Color, Hand, Move, Position};
+use crate::record::{Ending, Record, one_line};
+use minishogi_rules::display;
+use minishogi_rules::{Color, Hand, Move, Position};
 
 /// The move in KIF notation, given the position before it and the previous move's
 /// destination (for 同).

@@ -27,8 +27,8 @@ use std::fmt::Write as _;
 use std::time::Duration;
 
 use super::record::{Ending, Reader, Record, RecordError, checked_position, one_line};
-use crate::shogi::display;
-use crate::shogi::{Color, Move, Piece, PieceKind, Position, Square};
+use minishogi_rules::display;
+use minishogi_rules::{Color, Move, Piece, PieceKind, Position, Square};
 
 /// CSA's two-letter piece codes.
 const CODES: [(&str, PieceKind); 10] = [
@@ -515,7 +515,7 @@ fn read_move_section(reader: &mut Reader, statement: &str, line: usize) -> Resul
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::records::tests::record;
+    use crate::tests::record;
 
     #[test]
     fn writes_the_board_moves_and_ending() {

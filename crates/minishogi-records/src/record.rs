@@ -6,7 +6,7 @@
 use std::fmt;
 use std::time::Duration;
 
-use crate::shogi::{Color, EndReason, Game, GameStatus, Move, Position};
+use minishogi_rules::{Color, EndReason, Game, GameStatus, Move, Position};
 
 /// How a recorded game ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -163,8 +163,8 @@ impl Reader {
         }
         self.game.play(mv).map_err(|e| {
             let reason = match e {
-                crate::shogi::MoveError::Illegal { reason, .. }
-                | crate::shogi::MoveError::Syntax { reason, .. } => reason,
+                minishogi_rules::MoveError::Illegal { reason, .. }
+                | minishogi_rules::MoveError::Syntax { reason, .. } => reason,
             };
             RecordError::new(
                 line,
