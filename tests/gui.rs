@@ -39,6 +39,10 @@ impl Client {
         let agent = ureq::Agent::config_builder()
             .http_status_as_error(false)
             .timeout_global(Some(Duration::from_secs(20)))
+            // A connection per request: the server closes one whose body it refused unread
+            // (413), and a pooled connection could be reused just as it closes ("Peer
+            // disconnected", seen once in a loaded full run). Browsers retry such a request.
+            .max_idle_connections_per_host(0)
             .build()
             .into();
         Client {
