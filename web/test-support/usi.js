@@ -1,5 +1,6 @@
 // Helpers for the tests: an engine whose every line is logged, and USI exchanges on it.
 // (Outside test/, so that `node --test` does not run it as a test file.)
+import assert from 'node:assert/strict';
 import { Engine } from '../src/engine.js';
 
 /** The .wasm under test: $MINISHOGI_WASM, else the package's dist/ (npm run build). */
@@ -85,3 +86,18 @@ export function infoValues(lines, field) {
 }
 
 export const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * `go ponder` on the engine's position waits (no bestmove of its own within 0.5 s), and
+ * `ponderhit` turns it into a timed search that answers soon with a legal move: the same check
+ * over either transport. `lines`: everything the engine has written.
+ */
+export async function ponderhitEndsAPonderSearch(engine, lines) {
+  const { legal } = await display(engine);
+  await exchange(engine, 'go ponder btime 0 wtime 0 byoyomi 300', /^info /);
+  await sleep(500);
+  assert.ok(!lines.some((line) => line.startsWith('bestmove')), 'the ponder search ended by itself');
+  const { last, ms } = await exchange(engine, 'ponderhit', /^bestmove /, 3000);
+  assert.ok(ms < 1500, `bestmove ${ms} ms after ponderhit`);
+  assert.ok(legal.includes(parseBestmove(last).move), last);
+}

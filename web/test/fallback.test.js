@@ -2,7 +2,7 @@
 // engine cannot hear lines during a search, and the wrapper stands in for it (engine.js).
 import assert from 'node:assert/strict';
 import test from 'node:test';
-import { display, exchange, infoValues, parseBestmove, search, sleep, startEngine } from '../test-support/usi.js';
+import { display, exchange, infoValues, parseBestmove, ponderhitEndsAPonderSearch, search, sleep, startEngine } from '../test-support/usi.js';
 
 const noSab = { sharedMemory: false };
 
@@ -88,13 +88,7 @@ test('fallback: ponderhit turns the ponder search into a timed one', async (t) =
   const { engine, lines } = await startEngine(t, noSab);
   const position = await positionLine(engine);
   engine.send(position);
-  const { legal } = await display(engine);
-  await exchange(engine, 'go ponder btime 0 wtime 0 byoyomi 300', /^info /);
-  await sleep(500);
-  assert.ok(!lines.some((line) => line.startsWith('bestmove')), 'the ponder search ended by itself');
-  const { last, ms } = await exchange(engine, 'ponderhit', /^bestmove /, 3000);
-  assert.ok(ms < 1500, `bestmove ${ms} ms after ponderhit`);
-  assert.ok(legal.includes(parseBestmove(last).move), last);
+  await ponderhitEndsAPonderSearch(engine, lines);
 });
 
 test('fallback: quit during a search ends the session', async (t) => {

@@ -4,7 +4,7 @@
 // copies of earlier outputs; only the protocol's fixed words are written here.
 import assert from 'node:assert/strict';
 import test from 'node:test';
-import { display, exchange, infoValues, parseBestmove, search, sleep, startEngine } from '../test-support/usi.js';
+import { display, exchange, infoValues, parseBestmove, ponderhitEndsAPonderSearch, search, sleep, startEngine } from '../test-support/usi.js';
 
 const MATE_SFEN = '4k/5/2G2/5/K4 b G 1';
 
@@ -223,13 +223,7 @@ test('usi: go mate finds the mate, after which the mated side resigns', async (t
 test('usi: ponderhit turns go ponder into a timed search', async (t) => {
   const { engine, lines } = await startEngine(t);
   engine.send('position startpos');
-  const { legal } = await display(engine);
-  await exchange(engine, 'go ponder btime 0 wtime 0 byoyomi 300', /^info /);
-  await sleep(500);
-  assert.ok(!lines.some((line) => line.startsWith('bestmove')), 'the ponder search ended by itself');
-  const { last, ms } = await exchange(engine, 'ponderhit', /^bestmove /, 3000);
-  assert.ok(ms < 1500, `bestmove ${ms} ms after ponderhit`);
-  assert.ok(legal.includes(parseBestmove(last).move), last);
+  await ponderhitEndsAPonderSearch(engine, lines);
 });
 
 test('usi: a wasm that cannot be loaded rejects ready', async () => {
