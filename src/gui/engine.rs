@@ -1,4 +1,5 @@
-//! A USI engine serving the page: a process (`usi_client`) driven by a thread of
+//! A USI engine serving the page, the native side of the board's engine port
+//! (`minishogi_board::port`): a process (`usi_client`) driven by a thread of
 //! its own, which takes jobs (search, stop, options) from a channel and reports what the
 //! engine says (`info`, `bestmove`, `checkmate`) through a callback. A new job stops the
 //! search before it: every report carries the job's `Purpose`, so the receiver can tell a
@@ -9,9 +10,9 @@ use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
 use std::thread;
 use std::time::{Duration, Instant};
 
+use minishogi_board::{Job, Purpose, Report};
+
 use crate::usi_client::{EngineError, EngineProcess, EngineSpec};
-// The page reads the engine's `info` lines by the lab's one parser.
-pub use crate::usi_client::{Score, parse_info};
 
 /// How long the engine may take to answer `usi`/`isready` (a big hash table takes a while).
 const HANDSHAKE_TIMEOUT: Duration = Duration::from_secs(30);
@@ -19,45 +20,6 @@ const HANDSHAKE_TIMEOUT: Duration = Duration::from_secs(30);
 const STOP_GRACE: Duration = Duration::from_secs(5);
 /// How often the thread looks for a new job while the engine searches.
 const POLL: Duration = Duration::from_millis(10);
-
-/// What a search is for; reports carry it back.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Purpose {
-    /// The engine's move in the game at `node`, of game number `game`.
-    Play { game: u64, node: usize },
-    /// Analysis of `node` (until stopped).
-    Analyse { node: usize },
-    /// A mate search from `node`.
-    Mate { node: usize },
-}
-
-pub enum Job {
-    Search {
-        /// `position …` line.
-        position: String,
-        /// `go …` line.
-        go: String,
-        purpose: Purpose,
-    },
-    Stop,
-    /// `setoption`s, sent with the engine idle, then `isready`. Options the engine did not
-    /// declare are left out.
-    Options(Vec<(String, String)>),
-}
-
-pub enum Report {
-    /// The search for `purpose` was sent to the engine (a clock starts from here, not from
-    /// the job: starting an engine takes a while).
-    Started { purpose: Purpose },
-    /// An `info` line of the search for `purpose` (not `info string`).
-    Info { purpose: Purpose, line: String },
-    /// The search's `bestmove` token (`resign`, `win` or a move).
-    BestMove { purpose: Purpose, token: String },
-    /// A mate search's `checkmate …` line, after the word.
-    Checkmate { purpose: Purpose, rest: String },
-    /// The engine failed (did not start, exited, stopped answering); it is gone.
-    Failed(String),
-}
 
 pub type ReportFn = Arc<dyn Fn(Report) + Send + Sync>;
 

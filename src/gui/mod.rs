@@ -1,17 +1,14 @@
 //! `engine gui`: a board in the browser. A local web server (axum: the tokio ecosystem's usual
 //! HTTP crate, with server-sent events for the live search) serves one page whose assets are
-//! compiled in, and plays the game behind it: the rules core judges every move, the engines
+//! compiled in, and plays the game behind it through the board's session core
+//! (`minishogi-board`, which the static page runs as WebAssembly): the rules core judges
+//! every move, the engines
 //! (this one, `self usi`, and any USI engine named by `--engine`) run as USI processes.
 //! `docs/gui.md` describes the page, the HTTP API and the security rules.
 
 pub mod app;
-pub mod clock;
 pub mod engine;
-pub mod notation;
 pub mod server;
-mod session;
-pub mod tree;
-mod view;
 
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 use std::time::Duration;

@@ -19,7 +19,9 @@ use serde_json::{Value, json};
 use tokio_stream::StreamExt;
 use tokio_stream::wrappers::BroadcastStream;
 
-use super::app::{App, NewGame};
+use minishogi_board::NewGame;
+
+use super::app::App;
 use crate::records;
 
 /// The largest request body: a record of 2,000 moves in KIF is about 100 KB.

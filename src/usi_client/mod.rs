@@ -3,13 +3,11 @@
 //! talks to and reads it through here.
 //!
 //! By job: what to start (`spec.rs`), the process and its lines with deadlines (`process.rs`),
-//! the handshake and options (`handshake.rs`), one search (`search.rs`), the `info` line
-//! (`info.rs`), the time control and seconds from the command line (`time.rs`); `error.rs` is
+//! the handshake and options (`handshake.rs`), one search (`search.rs`), the time control and seconds from the command line (`time.rs`); `error.rs` is
 //! what can go wrong on the way.
 
 mod error;
 mod handshake;
-mod info;
 mod process;
 mod search;
 mod spec;
@@ -17,7 +15,8 @@ mod time;
 
 pub use error::EngineError;
 pub use handshake::EngineId;
-pub use info::{Bound, Info, Score, parse_info};
+// The `info` reader is the engine crate's, which the board's session core shares.
+pub use minishogi_engine::protocol::info::{Bound, Info, Score, parse_info};
 pub use process::EngineProcess;
 pub use search::BestMove;
 pub use spec::{EngineSpec, split_command};

@@ -1,8 +1,10 @@
 //! The clocks of a game in the page: main time, then byoyomi a move, or an increment after
-//! each move (the server keeps them; the page only shows them ticking).
+//! each move (the board keeps them; the page only shows them ticking). Time is the engine's portable
+//! clock, the host's on WebAssembly.
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
+use minishogi_engine::platform::Instant;
 use serde::{Deserialize, Serialize};
 
 use crate::shogi::Color;

@@ -1,5 +1,6 @@
-//! The one reader of an engine's `info` lines (USI or UCI spelling), for every caller: the GUI
-//! shows them, `engine ttd` takes the time and nodes at which each depth was finished.
+//! The one reader of an engine's `info` lines (USI or UCI spelling), for every caller: the
+//! board shows them (`minishogi-board`), the lab's `engine ttd` takes the time and nodes at
+//! which each depth was finished.
 
 /// One `info` line's fields; a field the line does not give (or gives malformed) is empty.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]

@@ -1,17 +1,17 @@
-//! The session behind the page, as `App` keeps it under its lock: the game tree, who plays,
-//! the clocks, the engines at work and what they found, and the rules read from them (the
-//! result, whether the game is over, the engine's `position` and `go` lines).
+//! The session behind the page, as `Board` keeps it: the game tree, who plays, the clocks,
+//! the engines at work and what they found, and the rules read from them (the result,
+//! whether the game is over, the engine's `position` and `go` lines).
 
 use std::collections::HashMap;
-use std::sync::{Mutex, MutexGuard};
 
 use serde::{Deserialize, Serialize};
 
-use super::clock::Clock;
-use super::engine::{EngineHandle, Job, Score};
-use super::tree::Tree;
+use crate::Score;
+use crate::clock::Clock;
+use crate::port::{Command, Job, Role};
 use crate::records;
 use crate::shogi::{Color, GameStatus, Position};
+use crate::tree::Tree;
 
 /// Who plays a side: a person at the page or the session's engine.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -32,13 +32,12 @@ pub(super) struct Ended {
 
 /// An engine at work for the page, with what it was started with.
 pub(super) struct Slot {
-    pub(super) handle: EngineHandle,
     /// Which start this is: reports of an engine since replaced are ignored.
     pub(super) serial: u64,
     pub(super) options: Vec<(String, String)>,
 }
 
-/// The session state; `App` wraps it in a mutex.
+/// The session state.
 pub(super) struct Session {
     pub(super) tree: Tree,
     pub(super) players: [Player; 2],
@@ -64,10 +63,8 @@ pub(super) struct Session {
     pub(super) serial: u64,
     /// Counts the states sent: a page keeps the highest it has seen.
     pub(super) version: u64,
-}
-
-pub(super) fn lock(mutex: &Mutex<Session>) -> MutexGuard<'_, Session> {
-    mutex.lock().unwrap_or_else(|p| p.into_inner())
+    /// What the transport is to do, in order, since it last took them.
+    pub(super) commands: Vec<Command>,
 }
 
 impl Session {
@@ -76,10 +73,30 @@ impl Session {
         self.ended = None;
         self.thinking = None;
         self.evals.clear();
-        if let Some(slot) = &self.opponent {
-            slot.handle.send(Job::Stop);
+        if self.opponent.is_some() {
+            self.send(Role::Opponent, Job::Stop);
         }
         self.error = None;
+    }
+
+    /// A job for the engine in `role`.
+    pub(super) fn send(&mut self, role: Role, job: Job) {
+        self.commands.push(Command::Job { role, job });
+    }
+
+    /// The engine in `role`, if any.
+    pub(super) fn slot(&mut self, role: Role) -> &mut Option<Slot> {
+        match role {
+            Role::Opponent => &mut self.opponent,
+            Role::Analyser => &mut self.analyser,
+        }
+    }
+
+    /// Ends the engine in `role`, if there is one.
+    pub(super) fn close(&mut self, role: Role) {
+        if self.slot(role).take().is_some() {
+            self.commands.push(Command::Close { role });
+        }
     }
 
     pub(super) fn stop_clock(&mut self, moved: bool) {

@@ -1,0 +1,648 @@
+//! The calls a transport makes: a person's actions, the clock's tick and the engines'
+//! reports. Each changes the session, then brings the engines and clocks in line with it
+//! (`settle`) and publishes the new state; what the transport must do comes out of
+//! `take_commands`.
+
+use std::collections::HashMap;
+use std::time::Duration;
+
+use minishogi_engine::platform::Instant;
+use minishogi_engine::search::skill;
+use serde::Deserialize;
+
+use crate::clock::{Clock, ClockSettings};
+use crate::notation;
+use crate::port::{Command, Job, Purpose, Report, Role};
+use crate::records::{self, Ending, Record};
+use crate::session::{Ended, Player, Session, Slot};
+use crate::shogi::{Color, EndReason, GameStatus, Position};
+use crate::tree::Tree;
+use crate::view::{BoardView, Event, InfoEvent, MateEvent, Source, State, win_probability};
+use crate::{Score, parse_info};
+
+/// The name the engine itself has in the page's list.
+pub const SELF_ENGINE: &str = "minishogi-engine";
+/// The most lines the analysis shows.
+pub const MAX_MULTIPV: u32 = 5;
+/// A person's flag falls this long after the clock reads zero; an engine's a little later,
+/// for the pipe and process switch.
+const ENGINE_TIME_GRACE: Duration = Duration::from_millis(300);
+
+/// What a new game asks for (`POST /api/new`).
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct NewGame {
+    #[serde(default)]
+    pub sfen: Option<String>,
+    pub sente: Player,
+    pub gote: Player,
+    #[serde(default)]
+    pub engine: Option<String>,
+    #[serde(default)]
+    pub level: Option<u32>,
+    #[serde(default)]
+    pub elo: Option<i32>,
+    #[serde(default)]
+    pub clock: Option<ClockSettings>,
+    #[serde(default)]
+    pub movetime_ms: Option<u64>,
+}
+
+/// The session and the engines the page may choose from. Single-threaded: a transport that
+/// serves several threads keeps it under a lock.
+pub struct Board {
+    session: Session,
+    /// The engines by name, the first the default.
+    engines: Vec<String>,
+}
+
+impl Board {
+    /// A board with the start position, a person against the first of `engines` (its names;
+    /// the engine itself if none are given).
+    pub fn new(engines: Vec<String>) -> Board {
+        let engines = if engines.is_empty() {
+            vec![SELF_ENGINE.to_string()]
+        } else {
+            engines
+        };
+        Board {
+            session: Session {
+                tree: Tree::new(Position::startpos()),
+                players: [Player::Human, Player::Engine],
+                engine: engines[0].clone(),
+                level: None,
+                elo: None,
+                clock: None,
+                movetime_ms: 1000,
+                ended: None,
+                game_id: 0,
+                opponent: None,
+                thinking: None,
+                analyser: None,
+                analysis_on: false,
+                multipv: 1,
+                analysing: None,
+                evals: HashMap::new(),
+                error: None,
+                serial: 0,
+                version: 0,
+                commands: Vec::new(),
+            },
+            engines,
+        }
+    }
+
+    /// What the transport is to do since it last asked, in order: events to send, engines
+    /// to start, jobs to hand them, engines to end.
+    pub fn take_commands(&mut self) -> Vec<Command> {
+        std::mem::take(&mut self.session.commands)
+    }
+
+    /// A new version of the state, queued for the pages and returned.
+    fn publish(&mut self) -> State {
+        let s = &mut self.session;
+        s.version += 1;
+        let state = State::of(s, &self.engines);
+        s.commands
+            .push(Command::Event(Event::State(Box::new(state.clone()))));
+        state
+    }
+
+    /// The state now.
+    pub fn state(&self) -> State {
+        State::of(&self.session, &self.engines)
+    }
+
+    /// Runs `change` on the session, then brings the engines and clocks in line and
+    /// publishes the new state. An error leaves the session as `change` left it (changes
+    /// check first).
+    fn change(
+        &mut self,
+        change: impl FnOnce(&mut Session) -> Result<(), String>,
+    ) -> Result<State, String> {
+        change(&mut self.session)?;
+        self.settle();
+        Ok(self.publish())
+    }
+
+    /// A person's move at the cursor.
+    pub fn play_move(&mut self, text: &str) -> Result<State, String> {
+        self.change(|s| {
+            if let Some(reason) = s.game_over_reason()
+                && s.tree.at_line_end()
+            {
+                return Err(format!("the game is over ({reason})"));
+            }
+            let side = s.tree.position().side_to_move();
+            if s.players[side.index()] == Player::Engine && s.tree.at_line_end() {
+                return Err("the engine is to move".to_string());
+            }
+            let mv = s
+                .tree
+                .position()
+                .parse_usi_move(text)
+                .map_err(|e| e.to_string())?;
+            s.stop_clock(true);
+            s.tree.play(mv)?;
+            s.ended = None;
+            Ok(())
+        })
+    }
+
+    pub fn new_game(&mut self, request: NewGame) -> Result<State, String> {
+        let start = match &request.sfen {
+            Some(sfen) => Position::from_sfen(sfen.trim()).map_err(|e| format!("SFEN: {e}"))?,
+            None => Position::startpos(),
+        };
+        let engine = request
+            .engine
+            .clone()
+            .unwrap_or_else(|| self.engines[0].clone());
+        if !self.engines.contains(&engine) {
+            return Err(format!("no engine named '{engine}'"));
+        }
+        if let Some(level) = request.level
+            && level > skill::MAX_LEVEL
+        {
+            return Err(format!(
+                "level {level}: the levels are 0 to {}",
+                skill::MAX_LEVEL
+            ));
+        }
+        if let Some(elo) = request.elo {
+            let (low, high) = skill::elo_range();
+            if !(low..=high).contains(&elo) {
+                return Err(format!(
+                    "Elo {elo}: the calibrated range is {low} to {high}"
+                ));
+            }
+        }
+        if let Some(clock) = request.clock {
+            const DAY_MS: u64 = 24 * 3600 * 1000;
+            if clock.main_ms > DAY_MS || clock.byoyomi_ms > DAY_MS || clock.increment_ms > DAY_MS {
+                return Err("clock: at most a day".to_string());
+            }
+            if clock.main_ms + clock.byoyomi_ms + clock.increment_ms == 0 {
+                return Err("clock: no time at all".to_string());
+            }
+        }
+        let movetime_ms = request.movetime_ms.unwrap_or(1000);
+        if !(10..=3_600_000).contains(&movetime_ms) {
+            return Err(format!("movetime {movetime_ms} ms: 10 ms to an hour"));
+        }
+        self.change(|s| {
+            s.new_game_id();
+            s.tree = Tree::new(start);
+            s.players = [request.sente, request.gote];
+            if s.engine != engine {
+                s.close(Role::Opponent);
+                s.close(Role::Analyser);
+            }
+            s.engine = engine;
+            s.level = request.level;
+            s.elo = request.elo;
+            s.clock = request.clock.map(Clock::new);
+            s.movetime_ms = movetime_ms;
+            Ok(())
+        })
+    }
+
+    /// Takes back moves until a person is to move (at least one move).
+    pub fn undo(&mut self) -> Result<State, String> {
+        self.change(|s| {
+            if s.tree.cursor() == 0 {
+                return Err("no move to take back".to_string());
+            }
+            s.stop_clock(false);
+            s.new_game_id();
+            s.tree.take_back();
+            while s.tree.cursor() != 0
+                && s.players[s.tree.position().side_to_move().index()] == Player::Engine
+                && s.players.contains(&Player::Human)
+            {
+                s.tree.take_back();
+            }
+            s.ended = None;
+            Ok(())
+        })
+    }
+
+    pub fn resign(&mut self) -> Result<State, String> {
+        self.change(|s| {
+            if let Some(reason) = s.game_over_reason() {
+                return Err(format!("the game is over ({reason})"));
+            }
+            let side = s.tree.position().side_to_move();
+            let loser = if s.players[side.index()] == Player::Human {
+                side
+            } else if s.players[side.flip().index()] == Player::Human {
+                side.flip()
+            } else {
+                return Err("no person plays this game".to_string());
+            };
+            s.stop_clock(false);
+            s.end(Some(loser.flip()), "resignation");
+            Ok(())
+        })
+    }
+
+    pub fn goto(&mut self, node: usize) -> Result<State, String> {
+        self.change(|s| {
+            s.stop_clock(false);
+            s.tree.goto(node)
+        })
+    }
+
+    pub fn set_analysis(&mut self, on: bool, multipv: Option<u32>) -> Result<State, String> {
+        let multipv = multipv.unwrap_or(1);
+        if !(1..=MAX_MULTIPV).contains(&multipv) {
+            return Err(format!("multipv {multipv}: 1 to {MAX_MULTIPV}"));
+        }
+        self.change(|s| {
+            if s.multipv != multipv {
+                s.multipv = multipv;
+                if s.analyser.is_some() {
+                    s.send(
+                        Role::Analyser,
+                        Job::Options(vec![("MultiPV".into(), multipv.to_string())]),
+                    );
+                }
+                s.analysing = None;
+            }
+            s.analysis_on = on;
+            if !on {
+                if s.analyser.is_some() {
+                    s.send(Role::Analyser, Job::Stop);
+                }
+                s.analysing = None;
+            }
+            Ok(())
+        })
+    }
+
+    /// A mate search from the cursor's position on the analysing engine.
+    pub fn mate_search(&mut self, movetime_ms: u64) -> Result<State, String> {
+        if !(100..=600_000).contains(&movetime_ms) {
+            return Err(format!("movetime {movetime_ms} ms: 100 ms to 10 minutes"));
+        }
+        self.change(|s| {
+            let node = s.tree.cursor();
+            let position = s.position_line();
+            ensure_analyser(s);
+            s.send(
+                Role::Analyser,
+                Job::Search {
+                    position,
+                    go: format!("go mate {movetime_ms}"),
+                    purpose: Purpose::Mate { node },
+                },
+            );
+            s.analysing = Some(node);
+            Ok(())
+        })
+    }
+
+    /// Loads a record (its bytes in `format`, or guessed): both sides people, the cursor at
+    /// the end.
+    pub fn load_record(
+        &mut self,
+        bytes: &[u8],
+        format: Option<records::Format>,
+    ) -> Result<State, String> {
+        let format = format.unwrap_or_else(|| records::detect_format(bytes));
+        let record = records::read(bytes, format).map_err(|e| format!("{}: {e}", format.name()))?;
+        let tree = Tree::from_line(record.start.clone(), &record.moves)?;
+        self.change(|s| {
+            s.new_game_id();
+            s.tree = tree;
+            s.players = [Player::Human, Player::Human];
+            s.clock = None;
+            if record.ending == Some(Ending::Resignation)
+                || record.ending == Some(Ending::TimeForfeit)
+            {
+                let reason = if record.ending == Some(Ending::Resignation) {
+                    "resignation"
+                } else {
+                    "time"
+                };
+                let node = s.tree.cursor();
+                s.ended = Some(Ended {
+                    winner: record.winner,
+                    reason,
+                    node,
+                });
+            }
+            Ok(())
+        })
+    }
+
+    /// The line through the cursor as a record file.
+    pub fn record(&self, format: records::Format) -> Vec<u8> {
+        let s = &self.session;
+        let mut record = Record::new(s.tree.start().clone(), s.tree.line_moves());
+        let name = |p: Player| match p {
+            Player::Human => "Human".to_string(),
+            Player::Engine => s.engine.clone(),
+        };
+        record.sente = name(s.players[0]);
+        record.gote = name(s.players[1]);
+        if let Some(ended) = s.ended.filter(|e| e.node == s.tree.line_end()) {
+            record.ending = Some(match ended.reason {
+                "time" => Ending::TimeForfeit,
+                _ => Ending::Resignation,
+            });
+            record.winner = ended.winner;
+        } else if let GameStatus::Win { winner, reason } = {
+            let mut game = crate::shogi::Game::new(s.tree.start().clone());
+            for mv in s.tree.line_moves() {
+                let _ = game.play(mv);
+            }
+            game.status()
+        } {
+            record.ending = Some(match reason {
+                EndReason::Repetition | EndReason::PerpetualCheck => Ending::Repetition,
+                _ => Ending::Checkmate,
+            });
+            record.winner = Some(winner);
+        }
+        records::write(&record, format)
+    }
+
+    /// Checks the running clock: a side past its time loses.
+    pub fn tick(&mut self) {
+        let s = &mut self.session;
+        let Some(clock) = &s.clock else { return };
+        let Some((color, over)) = clock.overrun() else {
+            return;
+        };
+        let grace = if s.players[color.index()] == Player::Engine {
+            ENGINE_TIME_GRACE
+        } else {
+            Duration::ZERO
+        };
+        if over <= grace {
+            return;
+        }
+        s.stop_clock(false);
+        s.end(Some(color.flip()), "time");
+        self.settle();
+        self.publish();
+    }
+
+    /// Brings the engines and clocks in line with the session.
+    fn settle(&mut self) {
+        let s = &mut self.session;
+        let node = s.tree.cursor();
+        let side = s.tree.position().side_to_move();
+        let game_on = s.game_over_reason().is_none() && s.tree.at_line_end();
+        let engine_to_move = game_on && s.players[side.index()] == Player::Engine;
+        // The opponent.
+        if engine_to_move {
+            if s.thinking != Some(node) {
+                ensure_opponent(s);
+                let job = Job::Search {
+                    position: s.position_line(),
+                    go: s.go_line(),
+                    purpose: Purpose::Play {
+                        game: s.game_id,
+                        node,
+                    },
+                };
+                s.send(Role::Opponent, job);
+                s.thinking = Some(node);
+            }
+        } else if s.thinking.take().is_some() && s.opponent.is_some() {
+            s.send(Role::Opponent, Job::Stop);
+        }
+        // The clock runs for the side to move while the game goes on at the line's end.
+        if let Some(clock) = &mut s.clock
+            && game_on
+            && clock.running.is_none()
+        {
+            clock.running = Some((side, Instant::now()));
+        }
+        // Analysis follows the cursor.
+        if s.analysis_on && s.analysing != Some(node) {
+            let position = s.position_line();
+            ensure_analyser(s);
+            s.send(
+                Role::Analyser,
+                Job::Search {
+                    position,
+                    go: "go infinite".to_string(),
+                    purpose: Purpose::Analyse { node },
+                },
+            );
+            s.analysing = Some(node);
+        }
+    }
+
+    /// The position after `moves` (USI) played from `node`, for a page showing a line.
+    pub fn preview(&self, node: usize, moves: &[String]) -> Result<BoardView, String> {
+        let s = &self.session;
+        if s.tree.node(node).is_none() {
+            return Err(format!("no node {node}"));
+        }
+        let mut pos = s.position_at(node);
+        let mut last = s.tree.node(node).and_then(|n| n.mv).map(|m| m.to_string());
+        for (i, text) in moves.iter().enumerate() {
+            let mv = pos
+                .parse_usi_move(text)
+                .map_err(|e| format!("move {} ({text}): {e}", i + 1))?;
+            pos.make_move(mv);
+            last = Some(mv.to_string());
+        }
+        Ok(BoardView::of(&pos, last))
+    }
+
+    /// What an engine reported; `serial` says which start of the engine in `role` it came
+    /// from (an engine since replaced is not heard).
+    pub fn on_report(&mut self, role: Role, serial: u64, report: Report) {
+        let s = &mut self.session;
+        if s.slot(role).as_ref().map(|slot| slot.serial) != Some(serial) {
+            return;
+        }
+        match report {
+            Report::Started { purpose } => {
+                let Purpose::Play { game, node } = purpose else {
+                    return;
+                };
+                if game == s.game_id && s.thinking == Some(node) {
+                    let side = s.tree.position().side_to_move();
+                    if let Some(clock) = &mut s.clock
+                        && let Some((color, since)) = &mut clock.running
+                        && *color == side
+                    {
+                        *since = Instant::now();
+                    }
+                }
+            }
+            Report::Info { purpose, line } => {
+                let node = match purpose {
+                    Purpose::Play { node, .. }
+                    | Purpose::Analyse { node }
+                    | Purpose::Mate { node } => node,
+                };
+                let info = parse_info(&line);
+                let Some(pos) = s.tree.node(node).map(|_| s.position_at(node)) else {
+                    return;
+                };
+                let side = pos.side_to_move();
+                if let (Some(score), Some(depth), 1) = (info.score, info.depth, info.multipv)
+                    && info.bound.is_none()
+                {
+                    let sente_score = match (side, score) {
+                        (Color::Sente, s) => s,
+                        (Color::Gote, Score::Cp(cp)) => Score::Cp(-cp),
+                        (Color::Gote, Score::Mate(m)) => Score::Mate(-m),
+                    };
+                    let keep = s.evals.get(&node).is_none_or(|&(_, d)| depth >= d);
+                    if keep {
+                        s.evals.insert(node, (sente_score, depth));
+                    }
+                }
+                let source = match purpose {
+                    Purpose::Play { .. } => Source::Opponent,
+                    _ => Source::Analysis,
+                };
+                let event = InfoEvent {
+                    source,
+                    node,
+                    pv_ja: notation::kif_line(&pos, &info.pv),
+                    pv_en: notation::en_line(&pos, &info.pv),
+                    win: info.score.map(win_probability),
+                    info,
+                };
+                s.commands
+                    .push(Command::Event(Event::Info(Box::new(event))));
+            }
+            Report::BestMove { purpose, token } => {
+                let Purpose::Play { game, node } = purpose else {
+                    return;
+                };
+                if game != s.game_id || s.thinking != Some(node) || s.tree.cursor() != node {
+                    return;
+                }
+                s.thinking = None;
+                let side = s.tree.position().side_to_move();
+                match token.as_str() {
+                    "resign" => {
+                        s.stop_clock(false);
+                        s.end(Some(side.flip()), "resignation");
+                    }
+                    "win" => {
+                        s.error = Some(format!(
+                            "{}: declared a win, which minishogi does not have",
+                            s.engine
+                        ));
+                        s.stop_clock(false);
+                        s.end(Some(side.flip()), "illegal move");
+                    }
+                    text => match s.tree.position().parse_usi_move(text) {
+                        Ok(mv) => {
+                            s.stop_clock(true);
+                            if let Err(e) = s.tree.play(mv) {
+                                s.error = Some(format!("{}: {e}", s.engine));
+                            }
+                        }
+                        Err(e) => {
+                            s.error = Some(format!("{}: bestmove {text}: {e}", s.engine));
+                            s.stop_clock(false);
+                            s.end(Some(side.flip()), "illegal move");
+                        }
+                    },
+                }
+                self.settle();
+                self.publish();
+            }
+            Report::Checkmate { purpose, rest } => {
+                let Purpose::Mate { node } = purpose else {
+                    return;
+                };
+                s.analysing = None;
+                let pos = s.position_at(node);
+                let words: Vec<String> = rest.split_whitespace().map(str::to_string).collect();
+                let (result, pv) = match words.first().map(String::as_str) {
+                    Some("nomate") => ("nomate", Vec::new()),
+                    Some("timeout") => ("timeout", Vec::new()),
+                    Some("notimplemented") => ("notimplemented", Vec::new()),
+                    _ => ("mate", words),
+                };
+                let event = MateEvent {
+                    node,
+                    result,
+                    pv_ja: notation::kif_line(&pos, &pv),
+                    pv_en: notation::en_line(&pos, &pv),
+                    pv,
+                };
+                s.commands.push(Command::Event(Event::Mate(event)));
+                self.settle();
+            }
+            Report::Failed(message) => {
+                log::warn!("{message}");
+                s.error = Some(message);
+                // The engine is gone: a fresh one starts when it is next needed.
+                s.close(role);
+                match role {
+                    Role::Opponent => s.thinking = None,
+                    Role::Analyser => {
+                        s.analysing = None;
+                        s.analysis_on = false;
+                    }
+                }
+                self.publish();
+            }
+        }
+    }
+}
+
+/// Starts an engine in `role` with `options` at its handshake.
+fn start_engine(s: &mut Session, role: Role, options: Vec<(String, String)>) {
+    s.serial += 1;
+    let serial = s.serial;
+    s.commands.push(Command::Start {
+        role,
+        serial,
+        engine: s.engine.clone(),
+        options: options.clone(),
+    });
+    *s.slot(role) = Some(Slot { serial, options });
+}
+
+fn ensure_opponent(s: &mut Session) {
+    let mut options = vec![("USI_Variant".to_string(), "minishogi".to_string())];
+    options.push(("UCI_Variant".to_string(), "minishogi".to_string()));
+    match (s.elo, s.level) {
+        (Some(elo), _) => {
+            options.push(("USI_LimitStrength".into(), "true".into()));
+            options.push(("USI_Elo".into(), elo.to_string()));
+        }
+        (None, level) => {
+            options.push(("USI_LimitStrength".into(), "false".into()));
+            options.push((
+                "Skill_Level".into(),
+                level.unwrap_or(skill::MAX_LEVEL).to_string(),
+            ));
+        }
+    }
+    match &mut s.opponent {
+        Some(slot) if slot.options == options => {}
+        Some(slot) => {
+            slot.options = options.clone();
+            s.send(Role::Opponent, Job::Options(options));
+        }
+        None => start_engine(s, Role::Opponent, options),
+    }
+}
+
+fn ensure_analyser(s: &mut Session) {
+    if s.analyser.is_some() {
+        return;
+    }
+    let options = vec![
+        ("USI_Variant".to_string(), "minishogi".to_string()),
+        ("UCI_Variant".to_string(), "minishogi".to_string()),
+        ("MultiPV".to_string(), s.multipv.to_string()),
+    ];
+    start_engine(s, Role::Analyser, options);
+}

@@ -1,0 +1,329 @@
+//! What the pages are sent (`docs/gui.md`): the session drawn as `State`, a position as
+//! `BoardView`, the engines' reports as `InfoEvent` and `MateEvent`, with the moves in both
+//! notations and the scores on the engine's probability scale. Transports serialize them.
+
+use std::collections::BTreeMap;
+
+use serde::Serialize;
+
+use crate::clock::Clock;
+use crate::notation;
+use crate::session::{Player, Session};
+use crate::shogi::{Color, PieceKind, Position, Square};
+use crate::{Info, Score};
+use minishogi_engine::search::skill;
+
+/// An event for the pages.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(tag = "name", content = "data", rename_all = "lowercase")]
+pub enum Event {
+    /// The whole state, after every change.
+    State(Box<State>),
+    /// A search report of the analyser or the playing engine.
+    Info(Box<InfoEvent>),
+    /// A mate search's answer.
+    Mate(MateEvent),
+}
+
+impl Event {
+    /// The event's name (`state`, `info`, `mate`), as server-sent events name it.
+    pub fn name(&self) -> &'static str {
+        match self {
+            Event::State(_) => "state",
+            Event::Info(_) => "info",
+            Event::Mate(_) => "mate",
+        }
+    }
+}
+
+/// A side, as the pages name it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Side {
+    Sente,
+    Gote,
+}
+
+impl From<Color> for Side {
+    fn from(color: Color) -> Side {
+        match color {
+            Color::Sente => Side::Sente,
+            Color::Gote => Side::Gote,
+        }
+    }
+}
+
+/// A position as the page draws it.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct BoardView {
+    pub sfen: String,
+    /// 5 rows, rank a (top) to e; each row file 5 (left) to 1 (right); SFEN letters, `+` =
+    /// promoted, upper case sente; `""` empty.
+    pub board: Vec<Vec<String>>,
+    pub hands: Hands,
+    pub side_to_move: Side,
+    /// The move that led here, if known.
+    pub last_move: Option<String>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Hands {
+    pub sente: BTreeMap<char, u8>,
+    pub gote: BTreeMap<char, u8>,
+}
+
+impl BoardView {
+    pub fn of(pos: &Position, last_move: Option<String>) -> BoardView {
+        let board = (0..5u8)
+            .map(|rank| {
+                (1..=5u8)
+                    .rev()
+                    .map(|file| {
+                        pos.piece_at(Square::new(file, rank))
+                            .map_or(String::new(), |p| p.sfen())
+                    })
+                    .collect()
+            })
+            .collect();
+        let hand = |color: Color| {
+            let hand = pos.hand(color);
+            PieceKind::HAND
+                .iter()
+                .map(|&kind| (kind.usi_letter(), hand.count(kind)))
+                .collect()
+        };
+        BoardView {
+            sfen: pos.to_sfen(),
+            board,
+            hands: Hands {
+                sente: hand(Color::Sente),
+                gote: hand(Color::Gote),
+            },
+            side_to_move: pos.side_to_move().into(),
+            last_move,
+        }
+    }
+}
+
+/// A move of the line as the move list shows it.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct LineMove {
+    pub node: usize,
+    pub usi: String,
+    pub ja: String,
+    pub en: String,
+    /// The other moves played from the same position; absent in the variations themselves.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub variations: Option<Vec<LineMove>>,
+}
+
+/// A score from sente's view, with its win probability.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct Eval {
+    pub cp: Option<i32>,
+    pub mate: Option<i32>,
+    pub win: f32,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct GameResult {
+    pub winner: Option<Side>,
+    pub reason: &'static str,
+    pub ply: usize,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct ClockView {
+    pub sente_ms: u64,
+    pub gote_ms: u64,
+    pub byoyomi_ms: u64,
+    pub increment_ms: u64,
+    pub running: Option<Side>,
+}
+
+impl ClockView {
+    fn of(clock: &Clock) -> ClockView {
+        ClockView {
+            sente_ms: clock.left_now(Color::Sente),
+            gote_ms: clock.left_now(Color::Gote),
+            byoyomi_ms: clock.settings.byoyomi_ms,
+            increment_ms: clock.settings.increment_ms,
+            running: clock.running.map(|(color, _)| color.into()),
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct Players {
+    pub sente: Player,
+    pub gote: Player,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct AnalysisView {
+    pub on: bool,
+    pub multipv: u32,
+}
+
+/// The `State` of `docs/gui.md`: the session and the engines the page may choose from.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct State {
+    /// Counts the states sent; a page keeps the highest.
+    pub version: u64,
+    #[serde(flatten)]
+    pub position: BoardView,
+    pub in_check: bool,
+    /// At the cursor (empty if the game is over there).
+    pub legal_moves: Vec<String>,
+    /// Node id of the cursor (0 = the start).
+    pub cursor: usize,
+    pub ply: usize,
+    /// The line through the cursor, from the start to its end.
+    pub line: Vec<LineMove>,
+    /// Per ply of the line (0 = start), from sente's view, where an engine gave one.
+    pub evals: Vec<Option<Eval>>,
+    pub result: Option<GameResult>,
+    pub players: Players,
+    pub engine: String,
+    pub engines: Vec<String>,
+    pub level: Option<u32>,
+    pub elo: Option<i32>,
+    pub elo_range: (i32, i32),
+    pub clock: Option<ClockView>,
+    /// The engine is searching for its move.
+    pub thinking: bool,
+    pub analysis: AnalysisView,
+    /// The last engine error, for the page.
+    pub error: Option<String>,
+}
+
+impl State {
+    pub(crate) fn of(s: &Session, engines: &[String]) -> State {
+        let pos = s.tree.position();
+        let over = s.game_over_reason().is_some() && s.tree.at_line_end();
+        let legal_moves = if over {
+            Vec::new()
+        } else {
+            pos.legal_moves().iter().map(|m| m.to_string()).collect()
+        };
+        let entry = |id: usize| {
+            let node = s.tree.node(id).expect("line nodes exist");
+            let mv = node.mv.expect("only the root has no move");
+            let before = s.tree.position_before(id);
+            let previous_to = node
+                .parent
+                .and_then(|p| s.tree.node(p))
+                .and_then(|p| p.mv)
+                .map(|m| m.to());
+            LineMove {
+                node: id,
+                usi: mv.to_string(),
+                ja: notation::ja(&before, mv, previous_to),
+                en: notation::en(&before, mv),
+                variations: None,
+            }
+        };
+        let line = s
+            .tree
+            .line()
+            .into_iter()
+            .map(|id| LineMove {
+                variations: Some(s.tree.siblings(id).into_iter().map(entry).collect()),
+                ..entry(id)
+            })
+            .collect();
+        let evals = std::iter::once(0)
+            .chain(s.tree.line())
+            .map(|id| {
+                s.evals.get(&id).map(|&(score, _)| {
+                    let (cp, mate) = match score {
+                        Score::Cp(cp) => (Some(cp), None),
+                        Score::Mate(m) => (None, Some(m)),
+                    };
+                    Eval {
+                        cp,
+                        mate,
+                        win: win_probability(score),
+                    }
+                })
+            })
+            .collect();
+        let last_move = s
+            .tree
+            .node(s.tree.cursor())
+            .and_then(|n| n.mv)
+            .map(|m| m.to_string());
+        State {
+            version: s.version,
+            position: BoardView::of(pos, last_move),
+            in_check: pos.in_check(),
+            legal_moves,
+            cursor: s.tree.cursor(),
+            ply: s.tree.node(s.tree.cursor()).map_or(0, |n| n.ply),
+            line,
+            evals,
+            result: s.result().map(|(winner, reason, ply)| GameResult {
+                winner: winner.map(Side::from),
+                reason,
+                ply,
+            }),
+            players: Players {
+                sente: s.players[0],
+                gote: s.players[1],
+            },
+            engine: s.engine.clone(),
+            engines: engines.to_vec(),
+            level: s.level,
+            elo: s.elo,
+            elo_range: skill::elo_range(),
+            clock: s.clock.as_ref().map(ClockView::of),
+            thinking: s.thinking.is_some(),
+            analysis: AnalysisView {
+                on: s.analysis_on,
+                multipv: s.multipv,
+            },
+            error: s.error.clone(),
+        }
+    }
+}
+
+/// Where a search report came from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Source {
+    Analysis,
+    Opponent,
+}
+
+/// An `info` event: the engine's line with the PV in both notations and the score's win
+/// probability, from the side to move's view at `node`.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct InfoEvent {
+    pub source: Source,
+    pub node: usize,
+    #[serde(flatten)]
+    pub info: Info,
+    pub pv_ja: Vec<String>,
+    pub pv_en: Vec<String>,
+    pub win: Option<f32>,
+}
+
+/// A `mate` event.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct MateEvent {
+    pub node: usize,
+    /// `mate`, `nomate`, `timeout` or `notimplemented`.
+    pub result: &'static str,
+    pub pv: Vec<String>,
+    pub pv_ja: Vec<String>,
+    pub pv_en: Vec<String>,
+}
+
+/// The win probability of a score on the engine's scale, from the same side's view.
+pub fn win_probability(score: Score) -> f32 {
+    match score {
+        Score::Cp(cp) => minishogi_engine::eval::probability_from_cp(cp as f32),
+        Score::Mate(m) if m > 0 => 1.0,
+        Score::Mate(_) => 0.0,
+    }
+}

@@ -1,0 +1,217 @@
+//! The board's core driven as a transport drives it, with no engine behind it: the test reads
+//! the commands the core gives and answers as an engine would.
+
+use minishogi_board::view::Event;
+use minishogi_board::{Board, Command, Job, NewGame, Player, Purpose, Report, Role};
+
+/// The commands since the last call, split into jobs (with the serial of the engine started
+/// for their role) and the names of the events.
+fn drain(board: &mut Board, serials: &mut [u64; 2]) -> (Vec<(Role, Job)>, Vec<&'static str>) {
+    let mut jobs = Vec::new();
+    let mut events = Vec::new();
+    for command in board.take_commands() {
+        match command {
+            Command::Start { role, serial, .. } => serials[role as usize] = serial,
+            Command::Job { role, job } => jobs.push((role, job)),
+            Command::Event(event) => events.push(event.name()),
+            Command::Close { .. } => {}
+        }
+    }
+    (jobs, events)
+}
+
+fn new_game(sente: Player, gote: Player) -> NewGame {
+    NewGame {
+        sfen: None,
+        sente,
+        gote,
+        engine: None,
+        level: Some(3),
+        elo: None,
+        clock: None,
+        movetime_ms: Some(100),
+    }
+}
+
+#[test]
+fn the_engine_is_asked_for_its_move_and_its_answer_is_played() {
+    let mut board = Board::new(Vec::new());
+    let mut serials = [0; 2];
+    board
+        .new_game(new_game(Player::Human, Player::Engine))
+        .unwrap();
+    let (jobs, events) = drain(&mut board, &mut serials);
+    assert!(jobs.is_empty(), "a person is to move: {jobs:?}");
+    assert_eq!(events, ["state"]);
+
+    let state = board.play_move("2e3d").unwrap();
+    assert_eq!(state.ply, 1);
+    assert!(state.thinking);
+    let (jobs, _) = drain(&mut board, &mut serials);
+    let [
+        (
+            Role::Opponent,
+            Job::Search {
+                position,
+                go,
+                purpose,
+            },
+        ),
+    ] = &jobs[..]
+    else {
+        panic!("one search for the opponent: {jobs:?}");
+    };
+    assert_eq!(position, "position sfen rbsgk/4p/5/P4/KGSBR b - 1 moves 2e3d");
+    assert_eq!(go, "go movetime 100");
+    let serial = serials[Role::Opponent as usize];
+    assert!(serial > 0, "the opponent was started");
+
+    // A person cannot move for the engine.
+    assert_eq!(
+        board.play_move("4a3b").unwrap_err(),
+        "the engine is to move"
+    );
+    // A report from an engine of another start is not heard.
+    let answer = |token: &str| Report::BestMove {
+        purpose: *purpose,
+        token: token.to_string(),
+    };
+    board.on_report(Role::Opponent, serial + 7, answer("4a3b"));
+    assert_eq!(board.state().ply, 1);
+
+    board.on_report(
+        Role::Opponent,
+        serial,
+        Report::Info {
+            purpose: *purpose,
+            line: "info depth 5 score cp -40 nodes 900 pv 4a3b 3d2c".to_string(),
+        },
+    );
+    let info = board
+        .take_commands()
+        .into_iter()
+        .find_map(|c| match c {
+            Command::Event(Event::Info(info)) => Some(info),
+            _ => None,
+        })
+        .expect("an info event");
+    assert_eq!(info.node, 1);
+    assert_eq!(info.pv_en.len(), 2, "{:?}", info.pv_en);
+    let win = info.win.unwrap();
+    assert!(win < 0.5 && win > 0.3, "{win}");
+
+    board.on_report(Role::Opponent, serial, answer("4a3b"));
+    let state = board.state();
+    assert_eq!(state.ply, 2);
+    assert!(!state.thinking);
+    assert_eq!(state.position.last_move.as_deref(), Some("4a3b"));
+    // The engine's evaluation, from sente's view, is on the line.
+    let eval = state.evals[1].expect("the evaluation of ply 1");
+    assert_eq!(eval.cp, Some(40));
+}
+
+#[test]
+fn an_illegal_bestmove_loses_and_a_stale_one_is_ignored() {
+    let mut board = Board::new(Vec::new());
+    let mut serials = [0; 2];
+    board
+        .new_game(new_game(Player::Engine, Player::Human))
+        .unwrap();
+    let (jobs, _) = drain(&mut board, &mut serials);
+    let [(Role::Opponent, Job::Search { purpose, .. })] = &jobs[..] else {
+        panic!("{jobs:?}");
+    };
+    let serial = serials[Role::Opponent as usize];
+    // A new game: the answer for the old one is stale.
+    board
+        .new_game(new_game(Player::Engine, Player::Human))
+        .unwrap();
+    let (jobs, _) = drain(&mut board, &mut serials);
+    let fresh = jobs
+        .iter()
+        .find_map(|(_, job)| match job {
+            Job::Search { purpose, .. } => Some(*purpose),
+            _ => None,
+        })
+        .expect("a search for the new game");
+    assert_ne!(fresh, *purpose);
+    board.on_report(
+        Role::Opponent,
+        serial,
+        Report::BestMove {
+            purpose: *purpose,
+            token: "2e3d".to_string(),
+        },
+    );
+    assert_eq!(board.state().ply, 0);
+    board.on_report(
+        Role::Opponent,
+        serial,
+        Report::BestMove {
+            purpose: fresh,
+            token: "5a5b".to_string(),
+        },
+    );
+    let state = board.state();
+    let result = state.result.expect("the game is over");
+    assert_eq!(result.reason, "illegal move");
+    assert!(state.error.unwrap().contains("5a5b"));
+}
+
+#[test]
+fn analysis_follows_the_cursor_and_previews_show_a_line() {
+    let mut board = Board::new(Vec::new());
+    let mut serials = [0; 2];
+    board
+        .new_game(new_game(Player::Human, Player::Human))
+        .unwrap();
+    board.play_move("2e3d").unwrap();
+    board.set_analysis(true, Some(2)).unwrap();
+    let (jobs, _) = drain(&mut board, &mut serials);
+    assert!(
+        matches!(&jobs[..], [(Role::Analyser, Job::Search { go, purpose: Purpose::Analyse { node: 1 }, .. })] if go == "go infinite"),
+        "{jobs:?}"
+    );
+    board.goto(0).unwrap();
+    let (jobs, _) = drain(&mut board, &mut serials);
+    assert!(
+        matches!(
+            &jobs[..],
+            [(
+                Role::Analyser,
+                Job::Search {
+                    purpose: Purpose::Analyse { node: 0 },
+                    ..
+                }
+            )]
+        ),
+        "{jobs:?}"
+    );
+    board.set_analysis(false, Some(2)).unwrap();
+    let (jobs, _) = drain(&mut board, &mut serials);
+    assert_eq!(jobs, [(Role::Analyser, Job::Stop)]);
+
+    let view = board
+        .preview(0, &["2e3d".to_string(), "4a3b".to_string()])
+        .unwrap();
+    assert_eq!(view.last_move.as_deref(), Some("4a3b"));
+    assert_eq!(view.sfen, "r1sgk/2b1p/5/P1B2/KGS1R b - 3");
+    let error = board.preview(0, &["2e3d".to_string(), "2e3d".to_string()]);
+    assert!(error.unwrap_err().starts_with("move 2 (2e3d)"));
+    assert_eq!(board.state().ply, 0, "a preview leaves the game alone");
+}
+
+#[test]
+fn states_serialize_as_the_pages_read_them() {
+    let board = Board::new(vec!["minishogi-engine".to_string(), "fsf".to_string()]);
+    let json = serde_json::to_value(board.state()).unwrap();
+    assert_eq!(json["sfen"], "rbsgk/4p/5/P4/KGSBR b - 1");
+    assert_eq!(json["side_to_move"], "sente");
+    assert_eq!(json["board"][4][0], "K");
+    assert_eq!(json["hands"]["gote"]["P"], 0);
+    assert_eq!(json["players"]["gote"], "engine");
+    assert_eq!(json["engines"][1], "fsf");
+    assert_eq!(json["evals"][0], serde_json::Value::Null);
+    assert_eq!(json["elo_range"].as_array().unwrap().len(), 2);
+    assert!(json["legal_moves"].as_array().unwrap().len() > 10);
+}
