@@ -24,14 +24,16 @@ elif [ -x /usr/bin/rustc ] && [ -d /usr/lib/rustlib/src/rust/library ]; then
     out_dir=${WASM_TARGET_DIR:-target/wasm-debian}
     features='"-Zcrate-attr=feature(let_chains)", "-Zcrate-attr=feature(unsigned_is_multiple_of)"'
     set --
-    for crate in minishogi-rules minishogi-engine minishogi-web; do
+    for crate in minishogi-rules minishogi-records minishogi-engine minishogi-board minishogi-web; do
         set -- "$@" --config "profile.release.package.$crate.rustflags = [$features]"
     done
+    # encoding_rs (KIF's Shift_JIS) asks for a newer rustc than 1.85 for the same reasons.
+    set -- "$@" --config "profile.release.package.encoding_rs.rustflags = [$features, \"-Zcrate-attr=feature(slice_as_chunks)\"]"
     # Debian's rustc links wasm with lld's wasm-ld (package lld), not a rust-lld of its own.
     PATH=/usr/bin:$PATH RUSTC=/usr/bin/rustc RUSTC_BOOTSTRAP=1 CARGO_TARGET_DIR="$out_dir" \
         CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_LINKER=wasm-ld \
         /usr/bin/cargo build --release --locked --target "$target" -p minishogi-web \
-        -Zprofile-rustflags "$@" \
+        --ignore-rust-version -Zprofile-rustflags "$@" \
         -Zbuild-std=std,panic_abort >&2
 else
     echo "build-wasm: no wasm32 toolchain: rustup target add $target, or apt-get install rustc-web cargo-web rust-web-src lld" >&2

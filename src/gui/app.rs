@@ -6,7 +6,7 @@
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, MutexGuard, Weak};
 
-use minishogi_board::{Board, Command, NewGame, Report, Role, records};
+use minishogi_board::{Board, Command, NewGame, RecordFile, Report, Role, records};
 use serde_json::Value;
 use tokio::sync::broadcast;
 
@@ -180,9 +180,9 @@ impl App {
         Self::answer(self.run(|b| b.load_record(bytes, format)))
     }
 
-    /// The line through the cursor as a record file.
-    pub fn record(&self, format: records::Format) -> Vec<u8> {
-        self.lock().board.record(format)
+    /// The line through the cursor as a file to download.
+    pub fn record_file(&self, format: records::Format) -> RecordFile {
+        self.lock().board.record_file(format)
     }
 
     /// Checks the running clock: a side past its time loses.

@@ -19,7 +19,7 @@ use serde_json::{Value, json};
 use tokio_stream::StreamExt;
 use tokio_stream::wrappers::BroadcastStream;
 
-use minishogi_board::NewGame;
+use minishogi_board::{NewGame, record_format};
 
 use super::app::App;
 use crate::records;
@@ -262,17 +262,6 @@ struct FormatQuery {
     format: Option<String>,
 }
 
-/// `kif`, `kifu`, `csa`, `usi` (`sfen` too), or `auto`/none for `None`.
-fn record_format(name: Option<&str>) -> Result<Option<records::Format>, String> {
-    match name {
-        None | Some("auto") | Some("") => Ok(None),
-        Some("sfen") => Ok(Some(records::Format::Usi)),
-        Some(name) => records::Format::from_name(name).map(Some).ok_or_else(|| {
-            format!("unknown record format '{name}' (kif, kifu, csa, usi, sfen or auto)")
-        }),
-    }
-}
-
 async fn load_record(
     State(server): State<Server>,
     Query(query): Query<FormatQuery>,
@@ -299,18 +288,17 @@ async fn save_record(State(server): State<Server>, Query(query): Query<FormatQue
         Ok(None) => records::Format::Kif,
         Err(message) => return error(StatusCode::BAD_REQUEST, message),
     };
-    let bytes = server.app.record(format);
-    let content_type = match format {
-        records::Format::Kif | records::Format::Csa => "text/plain; charset=Shift_JIS",
-        _ => "text/plain; charset=utf-8",
-    };
-    let disposition = format!("attachment; filename=\"game.{}\"", format.extension());
+    let file = server.app.record_file(format);
+    let disposition = format!("attachment; filename=\"{}\"", file.filename);
     let mut headers = HeaderMap::new();
-    headers.insert(header::CONTENT_TYPE, HeaderValue::from_static(content_type));
+    headers.insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_static(file.content_type),
+    );
     if let Ok(value) = HeaderValue::from_str(&disposition) {
         headers.insert(header::CONTENT_DISPOSITION, value);
     }
-    (headers, bytes).into_response()
+    (headers, file.bytes).into_response()
 }
 
 async fn events(State(server): State<Server>) -> Response {

@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use minishogi_engine::platform::Instant;
 use minishogi_engine::search::skill;
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 
 use crate::clock::{Clock, ClockSettings};
 use crate::notation;
@@ -46,6 +46,26 @@ pub struct NewGame {
     pub clock: Option<ClockSettings>,
     #[serde(default)]
     pub movetime_ms: Option<u64>,
+}
+
+/// A record as a download.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct RecordFile {
+    pub bytes: Vec<u8>,
+    pub filename: String,
+    pub content_type: &'static str,
+}
+
+/// A record format as the page names it: `kif`, `kifu`, `csa`, `usi` (`sfen` too), or
+/// `auto`/none for `None` (guessed from the bytes).
+pub fn record_format(name: Option<&str>) -> Result<Option<records::Format>, String> {
+    match name {
+        None | Some("auto") | Some("") => Ok(None),
+        Some("sfen") => Ok(Some(records::Format::Usi)),
+        Some(name) => records::Format::from_name(name).map(Some).ok_or_else(|| {
+            format!("unknown record format '{name}' (kif, kifu, csa, usi, sfen or auto)")
+        }),
+    }
 }
 
 /// The session and the engines the page may choose from. Single-threaded: a transport that
@@ -334,6 +354,18 @@ impl Board {
             }
             Ok(())
         })
+    }
+
+    /// The line through the cursor as a file to download.
+    pub fn record_file(&self, format: records::Format) -> RecordFile {
+        RecordFile {
+            bytes: self.record(format),
+            filename: format!("game.{}", format.extension()),
+            content_type: match format {
+                records::Format::Kif | records::Format::Csa => "text/plain; charset=Shift_JIS",
+                _ => "text/plain; charset=utf-8",
+            },
+        }
     }
 
     /// The line through the cursor as a record file.

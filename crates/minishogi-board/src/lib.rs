@@ -22,7 +22,7 @@ mod session;
 pub mod tree;
 pub mod view;
 
-pub use board::{Board, MAX_MULTIPV, NewGame, SELF_ENGINE};
+pub use board::{Board, MAX_MULTIPV, NewGame, RecordFile, SELF_ENGINE, record_format};
 pub use minishogi_engine::protocol::info::{Bound, Info, Score, parse_info};
 pub use minishogi_records as records;
 pub use minishogi_rules as shogi;

@@ -61,7 +61,10 @@ fn the_engine_is_asked_for_its_move_and_its_answer_is_played() {
     else {
         panic!("one search for the opponent: {jobs:?}");
     };
-    assert_eq!(position, "position sfen rbsgk/4p/5/P4/KGSBR b - 1 moves 2e3d");
+    assert_eq!(
+        position,
+        "position sfen rbsgk/4p/5/P4/KGSBR b - 1 moves 2e3d"
+    );
     assert_eq!(go, "go movetime 100");
     let serial = serials[Role::Opponent as usize];
     assert!(serial > 0, "the opponent was started");

@@ -75,3 +75,38 @@ pub extern "C" fn usi_handle(len: usize) -> u32 {
         session.get_or_insert_with(|| HostSession::new(Output::new(HostWriter), HostLines));
     u32::from(session.handle(&line))
 }
+
+static BOARD: Mutex<Option<crate::board::BoardHost>> = Mutex::new(None);
+static BOARD_CALL: Mutex<Vec<u8>> = Mutex::new(Vec::new());
+static BOARD_ANSWER: Mutex<Vec<u8>> = Mutex::new(Vec::new());
+
+/// Where the page writes a board call's `len` bytes of JSON before [`board_call`].
+#[unsafe(no_mangle)]
+pub extern "C" fn board_buffer(len: usize) -> *mut u8 {
+    let mut call = BOARD_CALL.lock().unwrap_or_else(PoisonError::into_inner);
+    call.resize(len, 0);
+    call.as_mut_ptr()
+}
+
+/// Handles the board call at [`board_buffer`]; returns the answer's length, to be read at
+/// [`board_answer`].
+#[unsafe(no_mangle)]
+pub extern "C" fn board_call(len: usize) -> usize {
+    let call = BOARD_CALL.lock().unwrap_or_else(PoisonError::into_inner);
+    let mut board = BOARD.lock().unwrap_or_else(PoisonError::into_inner);
+    let answer = board
+        .get_or_insert_with(crate::board::BoardHost::new)
+        .call(&call[..len.min(call.len())]);
+    let mut kept = BOARD_ANSWER.lock().unwrap_or_else(PoisonError::into_inner);
+    *kept = answer;
+    kept.len()
+}
+
+/// The last answer of [`board_call`].
+#[unsafe(no_mangle)]
+pub extern "C" fn board_answer() -> *const u8 {
+    BOARD_ANSWER
+        .lock()
+        .unwrap_or_else(PoisonError::into_inner)
+        .as_ptr()
+}

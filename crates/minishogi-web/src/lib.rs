@@ -9,10 +9,16 @@
 //! `ptr`: its length, or -1 when there is none; a line longer than `cap` is refused with
 //! -2 - its length), and the engine's `now_ms` and `fill_random` (`platform.rs`).
 //!
+//! The board's session core runs in the same module, on the page's main thread: the page
+//! writes a call's JSON at `board_buffer(len)`, `board_call(len)` handles it and returns the
+//! answer's length, and the answer is read at `board_answer()` (`board.rs`).
+//!
 //! During a search the session hears `stop`, `ponderhit`, `isready` and `quit` through the
 //! poll; other lines wait until the search is over and are then handled in order.
 
+mod board;
 mod host;
 mod session;
 
+pub use board::BoardHost;
 pub use session::{HostSession, LineSource};
