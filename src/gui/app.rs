@@ -667,4 +667,27 @@ impl App {
             }
         }
     }
+
+    /// The position after playing the USI `moves` from node `node`, as the page draws a board
+    /// (`sfen`, `board`, `hands`, `side_to_move`, `last_move`): a line shown, not played, so
+    /// the game is unchanged. Errors name the node or the first move that is not legal.
+    pub fn preview(&self, node: usize, moves: &[String]) -> Result<Value, String> {
+        let (mut pos, mut last_move) = {
+            let s = lock(&self.session);
+            let Some(start) = s.tree.node(node) else {
+                return Err(format!("no move with node number {node}"));
+            };
+            (s.position_at(node), start.mv)
+        };
+        for (i, text) in moves.iter().enumerate() {
+            let mv = pos
+                .parse_usi_move(text.trim())
+                .map_err(|e| format!("move {} of the line: {e}", i + 1))?;
+            pos.make_move(mv);
+            last_move = Some(mv);
+        }
+        let mut board = view::board_view(&pos);
+        board["last_move"] = json!(last_move.map(|m| m.to_string()));
+        Ok(board)
+    }
 }

@@ -7,7 +7,7 @@ use super::engine::Score;
 use super::notation;
 use super::session::{Player, Session};
 use crate::search::skill;
-use crate::shogi::Color;
+use crate::shogi::{Color, Position};
 
 pub(super) fn color_name(color: Color) -> &'static str {
     match color {
@@ -16,9 +16,9 @@ pub(super) fn color_name(color: Color) -> &'static str {
     }
 }
 
-/// The `State` of `docs/gui.md`: the session and the engines the page may choose from.
-pub(super) fn state(s: &Session, engines: &[&str]) -> Value {
-    let pos = s.tree.position();
+/// A position as the page draws it: `sfen`, `board`, `hands` and `side_to_move`, the shapes
+/// of `State` (`docs/gui.md`).
+pub(super) fn board_view(pos: &Position) -> Value {
     let board: Vec<Vec<String>> = (0..5u8)
         .map(|rank| {
             (1..=5u8)
@@ -38,6 +38,18 @@ pub(super) fn state(s: &Session, engines: &[&str]) -> Value {
         }
         Value::Object(map)
     };
+    json!({
+        "sfen": pos.to_sfen(),
+        "board": board,
+        "hands": {"sente": hand(Color::Sente), "gote": hand(Color::Gote)},
+        "side_to_move": color_name(pos.side_to_move()),
+    })
+}
+
+/// The `State` of `docs/gui.md`: the session and the engines the page may choose from.
+pub(super) fn state(s: &Session, engines: &[&str]) -> Value {
+    let pos = s.tree.position();
+    let view = board_view(pos);
     let over = s.game_over_reason().is_some() && s.tree.at_line_end();
     let legal: Vec<String> = if over {
         Vec::new()
@@ -105,10 +117,10 @@ pub(super) fn state(s: &Session, engines: &[&str]) -> Value {
     let (low, high) = skill::elo_range();
     json!({
         "version": s.version,
-        "sfen": pos.to_sfen(),
-        "board": board,
-        "hands": {"sente": hand(Color::Sente), "gote": hand(Color::Gote)},
-        "side_to_move": color_name(pos.side_to_move()),
+        "sfen": view["sfen"],
+        "board": view["board"],
+        "hands": view["hands"],
+        "side_to_move": view["side_to_move"],
         "in_check": pos.in_check(),
         "legal_moves": legal,
         "last_move": last_move,
