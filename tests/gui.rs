@@ -17,9 +17,10 @@ struct Client {
     agent: ureq::Agent,
 }
 
-/// An answer: status and body.
+/// An answer: status, headers and body.
 struct Answer {
     status: u16,
+    headers: ureq::http::HeaderMap,
     body: Vec<u8>,
 }
 
@@ -31,6 +32,13 @@ impl Answer {
 
     fn text(&self) -> String {
         String::from_utf8_lossy(&self.body).into_owned()
+    }
+
+    fn header(&self, name: &str) -> &str {
+        self.headers
+            .get(name)
+            .and_then(|v| v.to_str().ok())
+            .unwrap_or("")
     }
 }
 
@@ -58,13 +66,18 @@ impl Client {
     fn answer(response: Result<ureq::http::Response<ureq::Body>, ureq::Error>) -> Answer {
         let mut response = response.expect("the server answers");
         let status = response.status().as_u16();
+        let headers = response.headers().clone();
         let body = response
             .body_mut()
             .with_config()
             .limit(10 << 20)
             .read_to_vec()
             .unwrap();
-        Answer { status, body }
+        Answer {
+            status,
+            headers,
+            body,
+        }
     }
 
     fn get(&self, path: &str) -> Answer {
@@ -265,6 +278,147 @@ fn a_host_other_than_this_server_is_refused() {
             .call(),
     );
     assert_eq!(answer.status, 200);
+}
+
+/// The page's own files that the page at `/` loads, as (path, file in `web/page/`): the
+/// style and the modules its `<script>` names, with every module they import.
+fn page_files(html: &str) -> Vec<(String, std::path::PathBuf)> {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("web/page");
+    assert!(html.contains(r#"<link rel="stylesheet" href="style.css">"#));
+    assert!(html.contains(r#"<script type="module" src="modules/main.js"></script>"#));
+    let mut files = vec![("/style.css".to_string(), root.join("style.css"))];
+    let mut modules = vec!["main.js".to_string()];
+    let mut i = 0;
+    while i < modules.len() {
+        let text = std::fs::read_to_string(root.join("modules").join(&modules[i])).unwrap();
+        for import in text.split(" from './").skip(1) {
+            let name = import.split('\'').next().unwrap().to_string();
+            if !modules.contains(&name) {
+                modules.push(name);
+            }
+        }
+        i += 1;
+    }
+    assert!(modules.len() > 5, "the page's modules: {modules:?}");
+    for name in modules {
+        let path = root.join("modules").join(&name);
+        files.push((format!("/modules/{name}"), path));
+    }
+    files
+}
+
+#[test]
+fn the_pages_files_are_served_without_the_token_to_this_host_only() {
+    let client = Client::start(&[]);
+    let page = client.get("/");
+    assert_eq!(page.status, 200);
+    let csp = page.header("content-security-policy");
+    assert!(csp.contains("script-src 'self'"), "{csp}");
+    assert!(csp.contains("style-src 'self'"), "{csp}");
+    assert!(!csp.contains("unsafe-inline"), "{csp}");
+    let html = page.text();
+    assert!(!html.contains("style=\""), "no inline style attributes");
+    assert_eq!(
+        html.matches("<script").count(),
+        html.matches("<script type=\"module\" src=").count(),
+        "no inline script"
+    );
+    let no_token = ureq::Agent::config_builder()
+        .http_status_as_error(false)
+        .build()
+        .new_agent();
+    for (path, file) in page_files(&html) {
+        let answer = Client::answer(no_token.get(client.url(&path)).call());
+        assert_eq!(answer.status, 200, "{path} without the token");
+        let on_disk = std::fs::read_to_string(&file).unwrap();
+        assert_eq!(answer.text(), on_disk, "{path} is {}", file.display());
+        let content_type = answer.header("content-type");
+        if path.ends_with(".js") {
+            assert_eq!(content_type, "text/javascript; charset=utf-8", "{path}");
+            for outside in ["from 'http", "import('http", "fetch('http", "fetch(\"http"] {
+                assert!(!on_disk.contains(outside), "{path}: {outside}");
+            }
+        } else {
+            assert!(
+                content_type.starts_with("text/css"),
+                "{path}: {content_type}"
+            );
+        }
+        assert_eq!(answer.header("x-content-type-options"), "nosniff", "{path}");
+        let answer = Client::answer(
+            no_token
+                .get(client.url(&path))
+                .header("Host", format!("evil.example:{}", client.server.port))
+                .call(),
+        );
+        assert_eq!(answer.status, 403, "{path} to another Host");
+    }
+    // Only the page's files skip the token: another path under /modules/ is the API's.
+    let answer = Client::answer(no_token.get(client.url("/modules/nothing.js")).call());
+    assert_eq!(answer.status, 403);
+    assert_eq!(client.get("/modules/nothing.js").status, 404);
+    let answer = Client::answer(no_token.post(client.url("/style.css")).send(&b""[..]));
+    assert_eq!(answer.status, 403, "only GET is public");
+}
+
+#[test]
+fn a_line_is_previewed_with_the_game_unchanged() {
+    let client = Client::start(&[]);
+    client.new_game(two_people());
+    let state = client.play("2e3d");
+    let node = state["cursor"].as_u64().unwrap();
+    let view = client.ok(
+        "/api/preview",
+        json!({"node": node, "moves": ["1b1c", "1e1c"]}),
+    );
+    assert_eq!(view["sfen"], "rbsgk/5/4R/P1B2/KGS2 w P 4");
+    assert_eq!(view["side_to_move"], "gote");
+    assert_eq!(view["last_move"], "1e1c");
+    assert_eq!(view["board"][2][4], "R", "the rook on 1c");
+    assert_eq!(view["board"][3][2], "B", "the bishop on 3d");
+    assert_eq!(view["hands"]["sente"]["P"], 1);
+    assert_eq!(view["hands"]["gote"]["P"], 0);
+    // From the start, the same as the state the game had after its first move.
+    let view = client.ok("/api/preview", json!({"node": 0, "moves": ["2e3d"]}));
+    for key in ["sfen", "board", "hands", "side_to_move", "last_move"] {
+        assert_eq!(view[key], state[key], "{key}");
+    }
+    let view = client.ok("/api/preview", json!({"node": 0, "moves": []}));
+    assert_eq!(view["sfen"], "rbsgk/4p/5/P4/KGSBR b - 1");
+    assert_eq!(view["last_move"], Value::Null);
+
+    let before = client.state();
+    let answer = client.post(
+        "/api/preview",
+        json!({"node": node, "moves": ["1b1c", "5e5a", "1e1c"]}),
+    );
+    assert_eq!(answer.status, 400, "{}", answer.text());
+    let message = answer.json()["error"].as_str().unwrap().to_string();
+    assert!(
+        message.contains("5e5a") && message.contains("move 2"),
+        "{message}"
+    );
+    for body in [
+        json!({"node": 999, "moves": []}),
+        json!({"node": node, "moves": ["zz"]}),
+        json!({"node": node}),
+    ] {
+        let answer = client.post("/api/preview", body.clone());
+        assert_eq!(answer.status, 400, "{body}: {}", answer.text());
+    }
+    let no_token = Client::answer(
+        client
+            .agent
+            .post(client.url("/api/preview"))
+            .send(br#"{"node":0,"moves":[]}"#.as_slice()),
+    );
+    assert_eq!(no_token.status, 403);
+    let after = client.state();
+    assert_eq!(
+        after, before,
+        "previews change nothing, not even the version"
+    );
+    assert_eq!(line_usi(&after), ["2e3d"]);
 }
 
 #[test]

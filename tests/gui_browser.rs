@@ -2,7 +2,7 @@
 //! the `fantoccini` crate). The test plays a whole game against the engine by clicks (a
 //! promotion through the dialog, a drop from the hand, one move by drag), opens a KIF file
 //! through the file input, walks the record with the buttons and the arrow keys checking what
-//! the board shows, and takes screenshots: into `docs/images/gui-*.png` when `GUI_SCREENSHOTS=1`,
+//! the board shows, saves it as CSA (a download), and takes screenshots: into `docs/images/gui-*.png` when `GUI_SCREENSHOTS=1`,
 //! into a temporary folder otherwise, so that an ordinary run leaves the repository alone.
 //!
 //! Without Chromium or chromedriver (set `CHROMIUM` / `CHROMEDRIVER` to use others than
@@ -78,7 +78,8 @@ fn start_chromedriver(procs: &mut Processes, chromedriver: &Path) -> u16 {
     port
 }
 
-async fn connect(port: u16, chromium: &Path) -> Client {
+/// A WebDriver session on headless Chromium; downloads go to `downloads`.
+async fn connect(port: u16, chromium: &Path, downloads: &Path) -> Client {
     let mut caps = serde_json::Map::new();
     caps.insert(
         "goog:chromeOptions".to_string(),
@@ -86,6 +87,10 @@ async fn connect(port: u16, chromium: &Path) -> Client {
             "binary": chromium.to_string_lossy(),
             "args": ["--headless=new", "--no-sandbox", "--disable-gpu", "--window-size=1280,900",
                      "--lang=en-US", "--disable-dev-shm-usage", "--hide-scrollbars"],
+            "prefs": {
+                "download.default_directory": downloads.to_string_lossy(),
+                "download.prompt_for_download": false,
+            },
         }),
     );
     let deadline = Instant::now() + Duration::from_secs(20);
@@ -513,8 +518,8 @@ async fn play_game(c: &Client, shots: &Path) {
     );
 }
 
-/// Opens a KIF through the file input and walks it.
-async fn open_record(c: &Client, shots: &Path, tmp: &Path) {
+/// Opens a KIF through the file input and walks it; saves it as CSA.
+async fn open_record(c: &Client, shots: &Path, tmp: &Path, downloads: &Path) {
     let path = tmp.join("game.kif");
     std::fs::write(&path, include_bytes!("data/records/kakinoki.kif")).expect("write the KIF");
     let input = c
@@ -588,6 +593,49 @@ async fn open_record(c: &Client, shots: &Path, tmp: &Path) {
     assert_eq!(ply(c).await, 7);
     click(c, "#error-close").await;
     set_value(c, "#paste-text", "").await;
+
+    // Saving goes through the transport and a Blob download: the file Chromium writes is the
+    // server's CSA of the whole line, byte for byte.
+    click(c, "#save-csa").await;
+    let saved = downloads.join("game.csa");
+    let deadline = Instant::now() + PATIENCE;
+    while !saved.exists() {
+        assert!(
+            Instant::now() < deadline,
+            "no download at {}",
+            saved.display()
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    let expected = c
+        .execute(
+            "const token = document.querySelector('meta[name=token]').content;
+             return fetch('/api/record?format=csa', {headers: {'X-Token': token}})
+               .then(r => r.arrayBuffer()).then(b => Array.from(new Uint8Array(b)));",
+            vec![],
+        )
+        .await
+        .expect("the record from the server");
+    let expected: Vec<u8> = serde_json::from_value(expected).expect("bytes");
+    let csa = String::from_utf8_lossy(&expected).into_owned();
+    let moves = csa
+        .lines()
+        .filter(|l| (l.starts_with('+') || l.starts_with('-')) && l.len() >= 7)
+        .count();
+    assert_eq!(moves, 15, "the CSA has the record's 15 moves: {csa}");
+    // Chromium renames the file when it is complete: wait for the whole of it.
+    let deadline = Instant::now() + PATIENCE;
+    while std::fs::read(&saved).unwrap_or_default() != expected {
+        assert!(
+            Instant::now() < deadline,
+            "the saved CSA differs from the server's"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    assert_eq!(
+        js_string(c, "return window.minishogiLastDownload.filename").await,
+        "game.csa"
+    );
     c.execute("document.activeElement.blur()", vec![])
         .await
         .expect("blur");
@@ -631,6 +679,24 @@ async fn open_record(c: &Client, shots: &Path, tmp: &Path) {
         "return !document.getElementById('preview-banner').hidden",
     )
     .await;
+    // The board shows the session's position after the line's first move: the move is
+    // marked and its piece stands on its destination.
+    let previewed = js_string(c, "return document.body.dataset.preview").await;
+    assert!(
+        previewed.len() >= 4 && !previewed.contains(' '),
+        "one move previewed: {previewed:?}"
+    );
+    let to = &previewed[2..4];
+    assert!(
+        js_string(
+            c,
+            &format!("return String(document.querySelector('[data-square=\"{to}\"]').classList.contains('last-to'))")
+        )
+        .await
+            == "true",
+        "{previewed} marked"
+    );
+    assert!(!piece_at(c, to).await.is_empty(), "a piece on {to}");
     press(c, Key::Escape).await;
     wait_js(
         c,
@@ -679,7 +745,11 @@ async fn the_page_plays_and_reads_records() {
     let server = GuiServer::start(&[]);
     let url = server.url();
     let port = start_chromedriver(&mut procs, &chromedriver);
-    let client = connect(port, &chromium).await;
+    let downloads = tmp.join("downloads");
+    // A download of an earlier run must not pass for this one's.
+    let _ = std::fs::remove_dir_all(&downloads);
+    std::fs::create_dir_all(&downloads).expect("downloads dir");
+    let client = connect(port, &chromium, &downloads).await;
     client.goto(&url).await.expect("open the page");
     wait_js(
         &client,
@@ -700,7 +770,7 @@ async fn the_page_plays_and_reads_records() {
 
     play_game(&client, &shots).await;
     println!("the game took {:.1} s", started.elapsed().as_secs_f64());
-    open_record(&client, &shots, &tmp).await;
+    open_record(&client, &shots, &tmp, &downloads).await;
 
     let _ = client.close().await;
     drop(procs);

@@ -1,5 +1,6 @@
 //! The HTTP side of `engine gui`: the routes of `docs/gui.md`, and the guard every request
-//! passes first (the session's token, a `Host` that names this server, bounded bodies).
+//! passes first (a `Host` that names this server, the session's token except for the page's
+//! public files, bounded bodies).
 
 use std::convert::Infallible;
 use std::net::{IpAddr, SocketAddr};
@@ -9,7 +10,7 @@ use std::time::Duration;
 use axum::Router;
 use axum::body::Bytes;
 use axum::extract::{DefaultBodyLimit, Query, Request, State};
-use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
+use axum::http::{HeaderMap, HeaderValue, Method, StatusCode, Uri, header};
 use axum::middleware::{self, Next};
 use axum::response::sse::{Event as SseEvent, KeepAlive, Sse};
 use axum::response::{Html, IntoResponse, Response};
@@ -27,9 +28,49 @@ use crate::records;
 /// The largest request body: a record of 2,000 moves in KIF is about 100 KB.
 pub const MAX_BODY_BYTES: usize = 256 * 1024;
 
-const PAGE: &str = include_str!("assets/index.html");
-const STYLE: &str = include_str!("assets/style.css");
-const SCRIPT: &str = include_str!("assets/app.js");
+const PAGE: &str = include_str!("../../web/page/index.html");
+
+/// A module of the page (`web/page/modules/NAME`) as an entry of `ASSETS`.
+macro_rules! module {
+    ($name:literal) => {
+        (
+            concat!("/modules/", $name),
+            "text/javascript; charset=utf-8",
+            include_str!(concat!("../../web/page/modules/", $name)),
+        )
+    };
+}
+
+/// The page's style and modules (`web/page/`), compiled in: path, content type, text. They
+/// are the same for everyone and hold no secret, so they are served without the token (the
+/// page's `<link>` and `<script type="module">` cannot send one).
+const ASSETS: &[(&str, &str, &str)] = &[
+    (
+        "/style.css",
+        "text/css; charset=utf-8",
+        include_str!("../../web/page/style.css"),
+    ),
+    module!("analysis.js"),
+    module!("board.js"),
+    module!("clocks.js"),
+    module!("dialogs.js"),
+    module!("dom.js"),
+    module!("labels.js"),
+    module!("main.js"),
+    module!("moves.js"),
+    module!("session.js"),
+    module!("state.js"),
+    module!("status.js"),
+    module!("transport-http.js"),
+];
+
+/// The compiled-in file at `path`: its content type and text.
+fn asset(path: &str) -> Option<(&'static str, &'static str)> {
+    ASSETS
+        .iter()
+        .find(|(p, _, _)| *p == path)
+        .map(|&(_, content_type, text)| (content_type, text))
+}
 
 #[derive(Clone)]
 pub struct Server {
@@ -43,6 +84,8 @@ pub struct Server {
 pub fn router(server: Server) -> Router {
     Router::new()
         .route("/", get(page))
+        .route("/style.css", get(static_file))
+        .route("/modules/{name}", get(static_file))
         .route("/api/state", get(state))
         .route("/api/move", post(play_move))
         .route("/api/new", post(new_game))
@@ -51,6 +94,7 @@ pub fn router(server: Server) -> Router {
         .route("/api/goto", post(goto))
         .route("/api/analysis", post(analysis))
         .route("/api/mate", post(mate))
+        .route("/api/preview", post(preview))
         .route("/api/record", post(load_record).get(save_record))
         .route("/api/events", get(events))
         .fallback(not_found)
@@ -122,9 +166,12 @@ async fn guard(State(server): State<Server>, request: Request, next: Next) -> Re
             format!("Host '{host}' is not this server's address"),
         );
     }
-    match token_of(&request) {
-        Some(token) if same_token(&token, &server.token) => {}
-        _ => return error(StatusCode::FORBIDDEN, "missing or wrong token"),
+    let public = request.method() == Method::GET && asset(request.uri().path()).is_some();
+    if !public {
+        match token_of(&request) {
+            Some(token) if same_token(&token, &server.token) => {}
+            _ => return error(StatusCode::FORBIDDEN, "missing or wrong token"),
+        }
     }
     let mut response = next.run(request).await;
     let headers = response.headers_mut();
@@ -142,21 +189,26 @@ async fn not_found() -> Response {
 }
 
 async fn page(State(server): State<Server>) -> Response {
-    let html = PAGE
-        .replace("/*STYLE*/", STYLE)
-        .replace("/*SCRIPT*/", SCRIPT)
-        .replace("{{TOKEN}}", &server.token);
+    let html = PAGE.replace("{{TOKEN}}", &server.token);
     let mut response = Html(html).into_response();
-    // Only this page's own inline code runs, and it talks only to this server.
+    // Only this server's own files run and style the page, and it talks only to this server.
     response.headers_mut().insert(
         header::CONTENT_SECURITY_POLICY,
         HeaderValue::from_static(
-            "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; \
-             img-src 'self' data:; connect-src 'self'; frame-ancestors 'none'; \
-             form-action 'none'; base-uri 'none'",
+            "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; \
+             connect-src 'self'; frame-ancestors 'none'; form-action 'none'; base-uri 'none'",
         ),
     );
     response
+}
+
+async fn static_file(uri: Uri) -> Response {
+    match asset(uri.path()) {
+        Some((content_type, text)) => {
+            ([(header::CONTENT_TYPE, content_type)], text).into_response()
+        }
+        None => not_found().await,
+    }
 }
 
 /// A session call's result: the new state, or 400 with the reason.
@@ -253,6 +305,20 @@ fn default_mate_ms() -> u64 {
 async fn mate(State(server): State<Server>, body: Bytes) -> Response {
     match parse_body::<MateRequest>(&body) {
         Ok(request) => answer(server.app.mate_search(request.movetime_ms)),
+        Err(message) => error(StatusCode::BAD_REQUEST, message),
+    }
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct PreviewRequest {
+    node: usize,
+    moves: Vec<String>,
+}
+
+async fn preview(State(server): State<Server>, body: Bytes) -> Response {
+    match parse_body::<PreviewRequest>(&body) {
+        Ok(request) => answer(server.app.preview(request.node, &request.moves)),
         Err(message) => error(StatusCode::BAD_REQUEST, message),
     }
 }

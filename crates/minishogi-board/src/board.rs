@@ -479,7 +479,7 @@ impl Board {
         let mut last = s.tree.node(node).and_then(|n| n.mv).map(|m| m.to_string());
         for (i, text) in moves.iter().enumerate() {
             let mv = pos
-                .parse_usi_move(text)
+                .parse_usi_move(text.trim())
                 .map_err(|e| format!("move {} ({text}): {e}", i + 1))?;
             pos.make_move(mv);
             last = Some(mv.to_string());

@@ -1,0 +1,79 @@
+// The page's words in Japanese and English, the language chosen, and the result in words.
+
+export const TEXT = {
+  ja: {
+    title: '5五将棋', newGame: '新規対局', undo: '待った', resign: '投了', flip: '盤反転',
+    thinking: '思考中…', preview: '読み筋を表示中', back2game: '局面に戻る',
+    analysis: '検討', analyze: '検討開始', stopAnalysis: '検討停止', multipv: '候補手',
+    mate: '詰み探索', depth: '深さ', moves: '棋譜', records: '棋譜ファイル', open: '開く…',
+    save: '保存:', pastePh: '棋譜または SFEN を貼り付け', load: '読み込む', position: '局面 (SFEN)',
+    copy: 'コピー', copied: 'コピーしました', playFrom: 'この局面で対局', promoteQ: '成りますか？',
+    promote: '成る', noPromote: '不成', players: '対局者', asSente: '先手で指す', asGote: '後手で指す',
+    bothHuman: '人間同士', bothEngine: 'エンジン同士', engine: 'エンジン', level: 'レベル',
+    time: '持ち時間', clock: '時計', mainMin: '持ち時間(分)', byoyomiS: '秒読み(秒)', incS: '加算(秒)',
+    perMove: '1手の時間(秒)', startPos: '開始局面 (SFEN、空欄で平手)', cancel: 'キャンセル',
+    start: '対局開始', sente: '先手', gote: '後手', toMove: '番', check: '王手',
+    you: 'あなた', human: '人間', startPosition: '開始局面', nodes: 'ノード',
+    searching: '探索中…', mateFound: '詰みあり', noMate: '詰みなし', mateTimeout: '時間内に詰み見つからず',
+    mateNA: 'この局面では詰み探索できません', opponentThinks: '相手の読み', analysisSrc: '検討',
+    variation: '変化', engineError: 'エンジンのエラー', langButton: 'English',
+    byoyomi: '秒読み', mateIn: '詰',
+    noHand: '持駒なし', winGraph: '☗先手の勝率', plies: '手',
+    wins: (side) => `${side === 'sente' ? '☗先手' : '☖後手'}の勝ち`,
+    draw: '引き分け',
+    reasons: {
+      checkmate: '詰み', 'no legal move': '指し手なし', 'fourfold repetition': '千日手',
+      'perpetual check': '連続王手の千日手', resignation: '投了', time: '時間切れ', 'ply limit': '手数制限',
+    },
+  },
+  en: {
+    title: 'Minishogi', newGame: 'New game', undo: 'Undo', resign: 'Resign', flip: 'Flip',
+    thinking: 'Thinking…', preview: 'Showing a line', back2game: 'Back to the game',
+    analysis: 'Analysis', analyze: 'Analyse', stopAnalysis: 'Stop', multipv: 'Lines',
+    mate: 'Mate search', depth: 'depth', moves: 'Moves', records: 'Records', open: 'Open…',
+    save: 'Save:', pastePh: 'Paste a record or an SFEN', load: 'Load', position: 'Position (SFEN)',
+    copy: 'Copy', copied: 'Copied', playFrom: 'Play from this position', promoteQ: 'Promote?',
+    promote: 'Promote', noPromote: 'Keep', players: 'Players', asSente: 'Play sente', asGote: 'Play gote',
+    bothHuman: 'Both human', bothEngine: 'Engine vs engine', engine: 'Engine', level: 'Level',
+    time: 'Time', clock: 'Clock', mainMin: 'Main time (min)', byoyomiS: 'Byoyomi (s)', incS: 'Increment (s)',
+    perMove: 'Time per move (s)', startPos: 'Start position (SFEN; empty: the usual one)', cancel: 'Cancel',
+    start: 'Start', sente: 'Sente', gote: 'Gote', toMove: ' to move', check: 'Check',
+    you: 'You', human: 'Human', startPosition: 'Start', nodes: 'nodes',
+    searching: 'Searching…', mateFound: 'Mate', noMate: 'No mate', mateTimeout: 'No mate found in time',
+    mateNA: 'Mate search not available here', opponentThinks: 'Opponent thinks', analysisSrc: 'Analysis',
+    variation: 'Variation', engineError: 'Engine error', langButton: '日本語',
+    byoyomi: 'byoyomi', mateIn: 'M',
+    noHand: 'no pieces in hand', winGraph: 'Sente win %', plies: ' plies',
+    wins: (side) => `${side === 'sente' ? 'Sente' : 'Gote'} wins`,
+    draw: 'Draw',
+    reasons: {
+      checkmate: 'by checkmate', 'no legal move': '(no legal move)', 'fourfold repetition': 'by fourfold repetition',
+      'perpetual check': 'by perpetual check', resignation: 'by resignation', time: 'on time', 'ply limit': '(ply limit)',
+    },
+  },
+};
+
+function initialLang() {
+  try {
+    const saved = localStorage.getItem('minishogi-lang');
+    if (saved === 'ja' || saved === 'en') return saved;
+  } catch (_) { /* storage unavailable */ }
+  return (navigator.language || 'en').toLowerCase().startsWith('ja') ? 'ja' : 'en';
+}
+
+export let lang = initialLang();
+
+export function setLang(next) {
+  lang = next;
+  try { localStorage.setItem('minishogi-lang', lang); } catch (_) { /* storage unavailable */ }
+}
+
+export const t = (key) => TEXT[lang][key] ?? TEXT.en[key] ?? key;
+
+// A State's `result` in words, e.g. "Sente wins by checkmate".
+export function resultText(result) {
+  if (!result) return '';
+  const reason = TEXT[lang].reasons[result.reason] || result.reason;
+  if (!result.winner) return lang === 'ja' ? `${t('draw')}（${reason}）` : `${t('draw')} ${reason}`;
+  return lang === 'ja' ? `${t('wins')(result.winner)}（${reason}）` : `${t('wins')(result.winner)} ${reason}`;
+}
