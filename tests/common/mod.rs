@@ -2,6 +2,7 @@
 //! spawning the lab's `engine`) and the board's server.
 #![allow(dead_code)] // each test file uses part of it
 
+pub mod browser;
 pub mod gui;
 #[path = "../../crates/minishogi-engine/tests/common/usi_engine.rs"]
 mod usi_engine;

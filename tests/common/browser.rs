@@ -1,0 +1,799 @@
+//! A page of the board in a real browser, as a person meets it: headless Chromium driven
+//! through chromedriver (WebDriver, the `fantoccini` crate). Shared by the two homes of the
+//! page: `engine gui` (`tests/gui_browser.rs`) and the static site (`tests/site_browser.rs`).
+//! A whole game against the engine by clicks (a promotion through the dialog, a drop from the
+//! hand, one move by drag), a KIF opened through the file input and walked with the buttons
+//! and the arrow keys checking what the board shows, saved as CSA (a download read back by the
+//! project's reader), analysis with three lines and a PV preview; screenshots
+//! (`docs/images/PREFIX-*.png` when `GUI_SCREENSHOTS=1`, a temporary folder otherwise).
+
+use std::net::TcpListener;
+use std::os::unix::process::CommandExt;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use engine::records;
+use fantoccini::actions::{
+    InputSource, KeyAction, KeyActions, MOUSE_BUTTON_LEFT, MouseActions, PointerAction,
+};
+use fantoccini::key::Key;
+use fantoccini::{Client, ClientBuilder, Locator};
+use serde_json::{Value, json};
+
+/// The start of the game: sente (the test) has its king on 5e, a silver on 5b that can go to
+/// 5a promoted or not (so the dialog must ask), a rook and a gold in hand; gote has its king
+/// alone on 1a. Gote can never give check, so a drop is always legal on sente's second turn.
+pub const GAME_SFEN: &str = "4k/S4/5/5/K4 b RG 1";
+
+/// Every wait gives up after this long.
+pub const PATIENCE: Duration = Duration::from_secs(30);
+
+/// The processes the test started; each is killed with its whole process group (the engine's
+/// USI children, chromedriver's browser) when the guard drops, on success or failure alike.
+pub struct Processes(pub Vec<Child>);
+
+impl Drop for Processes {
+    fn drop(&mut self) {
+        for child in &mut self.0 {
+            let pid = child.id() as libc::pid_t;
+            // SAFETY: signals the process group this test created for the child.
+            unsafe {
+                libc::kill(-pid, libc::SIGKILL);
+            }
+            let _ = child.kill();
+            let _ = child.wait();
+        }
+    }
+}
+
+pub fn find_program(var: &str, candidates: &[&str]) -> Option<PathBuf> {
+    if let Ok(path) = std::env::var(var) {
+        return Some(PathBuf::from(path)).filter(|p| p.exists());
+    }
+    candidates.iter().map(PathBuf::from).find(|p| p.exists())
+}
+
+pub fn free_port() -> u16 {
+    TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .map(|a| a.port())
+        .expect("a free port")
+}
+
+pub fn start_chromedriver(procs: &mut Processes, chromedriver: &Path) -> u16 {
+    let port = free_port();
+    let child = Command::new(chromedriver)
+        .arg(format!("--port={port}"))
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .process_group(0)
+        .spawn()
+        .expect("start chromedriver");
+    procs.0.push(child);
+    port
+}
+
+/// A WebDriver session on headless Chromium; downloads go to `downloads`.
+pub async fn connect(port: u16, chromium: &Path, downloads: &Path) -> Client {
+    let mut caps = serde_json::Map::new();
+    caps.insert(
+        "goog:chromeOptions".to_string(),
+        json!({
+            "binary": chromium.to_string_lossy(),
+            "args": ["--headless=new", "--no-sandbox", "--disable-gpu", "--window-size=1280,900",
+                     "--lang=en-US", "--disable-dev-shm-usage", "--hide-scrollbars"],
+            "prefs": {
+                "download.default_directory": downloads.to_string_lossy(),
+                "download.prompt_for_download": false,
+            },
+        }),
+    );
+    let deadline = Instant::now() + Duration::from_secs(20);
+    loop {
+        let result = ClientBuilder::new(hyper_util::client::legacy::connect::HttpConnector::new())
+            .capabilities(caps.clone())
+            .connect(&format!("http://127.0.0.1:{port}"))
+            .await;
+        match result {
+            Ok(client) => return client,
+            Err(e) if Instant::now() > deadline => panic!("no WebDriver session: {e}"),
+            Err(_) => tokio::time::sleep(Duration::from_millis(200)).await,
+        }
+    }
+}
+
+/// Runs `script` (a function body) until it returns something other than null / false /
+/// empty, and returns that.
+pub async fn wait_js(c: &Client, what: &str, script: &str) -> Value {
+    let deadline = Instant::now() + PATIENCE;
+    loop {
+        let v = c.execute(script, vec![]).await.expect("execute script");
+        let done = match &v {
+            Value::Null => false,
+            Value::Bool(b) => *b,
+            Value::String(s) => !s.is_empty(),
+            _ => true,
+        };
+        if done {
+            return v;
+        }
+        if Instant::now() > deadline {
+            let page = c
+                .execute("return document.body.dataset", vec![])
+                .await
+                .unwrap_or(Value::Null);
+            let error = js_string(
+                c,
+                "return document.getElementById('error-text').textContent",
+            )
+            .await;
+            let events = js_string(c, "return JSON.stringify(window.minishogiEvents)").await;
+            panic!("waited too long for {what} (page: {page}, error: {error:?}, events: {events})");
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+pub async fn js_string(c: &Client, script: &str) -> String {
+    match c.execute(script, vec![]).await.expect("execute script") {
+        Value::String(s) => s,
+        Value::Null => String::new(),
+        other => other.to_string(),
+    }
+}
+
+/// Clicks the element; live parts of the page (the PV list) are redrawn by every search
+/// report, so an element found a moment ago may be gone: then it is found again.
+pub async fn click(c: &Client, css: &str) {
+    let mut tries = 0;
+    loop {
+        let element = c
+            .find(Locator::Css(css))
+            .await
+            .unwrap_or_else(|e| panic!("no element {css}: {e}"));
+        match element.click().await {
+            Ok(()) => return,
+            Err(e) if tries < 20 && e.to_string().contains("stale") => {
+                tries += 1;
+                tokio::time::sleep(Duration::from_millis(25)).await;
+            }
+            Err(e) => panic!("cannot click {css}: {e}"),
+        }
+    }
+}
+
+pub async fn set_value(c: &Client, css: &str, value: &str) {
+    let e = c.find(Locator::Css(css)).await.expect(css);
+    e.clear().await.expect("clear");
+    e.send_keys(value).await.expect("type");
+}
+
+pub fn square(sq: &str) -> String {
+    format!("[data-square=\"{sq}\"]")
+}
+
+/// The piece the board shows on a square, in SFEN letters ("" when empty).
+pub async fn piece_at(c: &Client, sq: &str) -> String {
+    js_string(
+        c,
+        &format!("const p = document.querySelector('[data-square=\"{sq}\"] .piece'); return p ? p.dataset.piece : '';"),
+    )
+    .await
+}
+
+pub async fn ply(c: &Client) -> u64 {
+    js_string(c, "return document.body.dataset.ply || ''")
+        .await
+        .parse()
+        .unwrap_or(u64::MAX)
+}
+
+pub async fn wait_ply(c: &Client, ply: u64) {
+    wait_js(
+        c,
+        &format!("ply {ply}"),
+        &format!("return document.body.dataset.ply === '{ply}'"),
+    )
+    .await;
+}
+
+pub async fn press(c: &Client, key: Key) {
+    let keys = KeyActions::new("keyboard".to_string())
+        .then(KeyAction::Down { value: key.into() })
+        .then(KeyAction::Up { value: key.into() });
+    c.perform_actions(keys).await.expect("key press");
+}
+
+/// Clicks the move list's entry of a ply and waits for the board to get there; returns
+/// the node.
+pub async fn click_move(c: &Client, ply: u64) -> String {
+    let node = js_string(
+        c,
+        &format!(
+            "return document.querySelectorAll('#moves [data-node]')[{}].dataset.node",
+            ply - 1
+        ),
+    )
+    .await;
+    let target = format!("#moves [data-node=\"{node}\"]");
+    // On a loaded machine a click can land while the list is being redrawn and go to another
+    // row; the test then says so and clicks again, three times at most.
+    for attempt in 0..3 {
+        click(c, &target).await;
+        let reached = format!("return document.body.dataset.ply === '{ply}'");
+        if poll_js(c, &reached, Duration::from_secs(5)).await {
+            return node;
+        }
+        eprintln!("note: the click on move {ply} did not reach it (attempt {attempt})");
+    }
+    wait_ply(c, ply).await;
+    node
+}
+
+/// Whether `script` returns true within `timeout`.
+pub async fn poll_js(c: &Client, script: &str, timeout: Duration) -> bool {
+    let deadline = Instant::now() + timeout;
+    while Instant::now() < deadline {
+        if c.execute(script, vec![]).await.expect("execute script") == Value::Bool(true) {
+            return true;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    false
+}
+
+pub async fn screenshot(c: &Client, dir: &Path, name: &str) {
+    let png = c.screenshot().await.expect("screenshot");
+    std::fs::write(dir.join(name), png).expect("write the screenshot");
+}
+
+/// Plays a USI move the way a person does: a click on the piece (or the hand), a click on
+/// the destination, and the promotion dialog's answer where it asks. With `drag`, the piece
+/// is dragged instead. Returns whether the promotion dialog came up.
+pub async fn play_by_clicks(c: &Client, usi: &str, drag: bool) -> bool {
+    let from = origin_of(usi);
+    let to = square(&usi[2..4]);
+    if drag {
+        let from_el = c.find(Locator::Css(&from)).await.expect("origin");
+        let to_el = c.find(Locator::Css(&to)).await.expect("destination");
+        let mouse = MouseActions::new("mouse".to_string())
+            .then(PointerAction::MoveToElement {
+                element: from_el,
+                duration: None,
+                x: 0.0,
+                y: 0.0,
+            })
+            .then(PointerAction::Down {
+                button: MOUSE_BUTTON_LEFT,
+            })
+            .then(PointerAction::MoveBy {
+                duration: Some(Duration::from_millis(100)),
+                x: 5.0,
+                y: 5.0,
+            })
+            .then(PointerAction::MoveToElement {
+                element: to_el,
+                duration: Some(Duration::from_millis(150)),
+                x: 0.0,
+                y: 0.0,
+            })
+            .then(PointerAction::Up {
+                button: MOUSE_BUTTON_LEFT,
+            });
+        c.perform_actions(mouse).await.expect("drag");
+        c.release_actions().await.expect("release");
+    } else {
+        click(c, &from).await;
+        wait_js(
+            c,
+            "destinations marked",
+            "return document.querySelectorAll('.sq.dest').length > 0",
+        )
+        .await;
+        click(c, &to).await;
+    }
+    let asked = js_string(
+        c,
+        "return String(document.getElementById('promo-dialog').open)",
+    )
+    .await
+        == "true";
+    if asked {
+        let answer = if usi.ends_with('+') { "yes" } else { "no" };
+        click(c, &format!("[data-promote=\"{answer}\"]")).await;
+    }
+    asked
+}
+
+/// The element a move starts from: a square, or the hand's piece for a drop.
+pub fn origin_of(usi: &str) -> String {
+    if usi.as_bytes()[1] == b'*' {
+        format!("[data-hand=\"sente-{}\"]", &usi[..1])
+    } else {
+        square(&usi[..2])
+    }
+}
+
+/// The analysis' best move at the cursor, once it has searched a little.
+pub async fn best_move(c: &Client, cursor: &str) -> String {
+    let script = format!(
+        "const li = document.querySelector('#pv-list li.pv[data-source=\"analysis\"][data-node=\"{cursor}\"]');
+         if (!li) return null;
+         const score = li.querySelector('.score').textContent;
+         if (Number(li.dataset.depth) < 7 && !/M|詰/.test(score)) return null;
+         const m = li.querySelector('.pv-move');
+         return m ? m.dataset.usi : null;"
+    );
+    wait_js(c, "the analysis' best move", &script)
+        .await
+        .as_str()
+        .unwrap_or_default()
+        .to_string()
+}
+
+/// Start a game from `GAME_SFEN` through the position editor and the new-game dialog, then
+/// play it to the end by clicks.
+pub async fn play_game(c: &Client, shots: &Shots) {
+    set_value(c, "#sfen-in", GAME_SFEN).await;
+    click(c, "#btn-sfen").await;
+    wait_js(
+        c,
+        "the new-game dialog",
+        "return document.getElementById('new-dialog').open",
+    )
+    .await;
+    assert_eq!(
+        js_string(c, "return document.getElementById('ng-sfen').value").await,
+        GAME_SFEN,
+        "the position editor fills the dialog's start position"
+    );
+    click(c, "input[name=side][value=sente]").await;
+    click(c, "input[name=strength][value=level]").await;
+    set_value(c, "#ng-level", "1").await;
+    click(c, "input[name=timing][value=movetime]").await;
+    set_value(c, "#ng-movetime", "0.2").await;
+    click(c, "#ng-start").await;
+    wait_js(
+        c,
+        "the new game",
+        "return document.querySelector('[data-square=\"5b\"] .piece[data-piece=\"S\"]') !== null
+            && document.querySelector('[data-hand=\"sente-R\"]') !== null
+            && document.body.dataset.ply === '0' && document.body.dataset.turn === 'sente'",
+    )
+    .await;
+    assert_eq!(piece_at(c, "5b").await, "S");
+    assert_eq!(piece_at(c, "1a").await, "k");
+    assert!(
+        js_string(
+            c,
+            "return String(document.querySelector('[data-hand=\"sente-R\"]') !== null)"
+        )
+        .await
+            == "true",
+        "the rook in hand is shown"
+    );
+    // The analysis picks the test's moves after the first two.
+    click(c, "#btn-analysis").await;
+    wait_js(
+        c,
+        "analysis on",
+        "return document.body.dataset.analysis === 'true'",
+    )
+    .await;
+
+    let mut human_moves = Vec::new();
+    let mut dialog_seen = false;
+    loop {
+        let state = wait_js(
+            c,
+            "sente's turn or the end",
+            "const d = document.body.dataset;
+             if (d.result) return 'over';
+             if (d.turn === 'sente' && d.thinking === 'false') return 'cursor ' + d.cursor;
+             return null;",
+        )
+        .await;
+        let state = state.as_str().unwrap_or_default().to_string();
+        if state == "over" {
+            break;
+        }
+        let cursor = state.trim_start_matches("cursor ").to_string();
+        let n = human_moves.len();
+        assert!(n < 40, "the game goes on and on: {human_moves:?}");
+        let usi = match n {
+            0 => "5b5a+".to_string(),
+            1 => {
+                let best = best_move(c, &cursor).await;
+                if best.as_bytes()[1] == b'*' {
+                    best
+                } else {
+                    // Any legal gold drop: select the hand's gold and take the first
+                    // destination the board marks.
+                    click(c, "[data-hand=\"sente-G\"]").await;
+                    let to = js_string(c, "const d = document.querySelector('.sq.dest'); return d ? d.dataset.square : ''").await;
+                    click(c, "[data-hand=\"sente-G\"]").await; // unselect
+                    assert!(!to.is_empty(), "a gold drop is legal");
+                    format!("G*{to}")
+                }
+            }
+            _ => best_move(c, &cursor).await,
+        };
+        if n == 2 {
+            // The board with a piece selected and its destinations marked; this move is then
+            // played by drag and drop.
+            let origin = origin_of(&usi);
+            click(c, &origin).await;
+            wait_js(
+                c,
+                "destinations",
+                "return document.querySelectorAll('.sq.dest').length > 0",
+            )
+            .await;
+            shots.take(c, "board").await;
+            click(c, &origin).await; // unselect
+            wait_js(
+                c,
+                "no selection",
+                "return document.querySelectorAll('.sq.dest').length === 0",
+            )
+            .await;
+        }
+        let before = ply(c).await;
+        let drag = n == 2;
+        let asked = play_by_clicks(c, &usi, drag).await;
+        if n == 0 {
+            assert!(asked, "5b5a may promote or not: the dialog asks");
+        }
+        dialog_seen |= asked;
+        wait_js(
+            c,
+            "the move played",
+            &format!("return document.body.dataset.result !== '' || Number(document.body.dataset.ply) > {before}"),
+        )
+        .await;
+        if n == 0 {
+            assert_eq!(piece_at(c, "5a").await, "+S", "the silver promoted");
+        }
+        human_moves.push(usi);
+    }
+    assert!(dialog_seen);
+    assert!(
+        human_moves.iter().any(|m| m.as_bytes()[1] == b'*'),
+        "a drop: {human_moves:?}"
+    );
+    assert!(
+        human_moves.iter().any(|m| m.ends_with('+')),
+        "a promotion: {human_moves:?}"
+    );
+    if !shots.exists("board") {
+        shots.take(c, "board").await;
+    }
+    let result = js_string(c, "return document.getElementById('result').textContent").await;
+    assert!(
+        result.starts_with("Sente wins"),
+        "result: {result:?} after {human_moves:?}"
+    );
+    // The same in Japanese.
+    click(c, "#btn-lang").await;
+    let ja = js_string(c, "return document.getElementById('result').textContent").await;
+    assert!(ja.starts_with("☗先手の勝ち"), "result in Japanese: {ja:?}");
+    click(c, "#btn-lang").await;
+    let moves = js_string(
+        c,
+        "return String(document.querySelectorAll('#moves [data-node]').length)",
+    )
+    .await;
+    assert_eq!(
+        moves,
+        (js_string(c, "return document.body.dataset.ply").await),
+        "one list entry a move"
+    );
+    click(c, "#btn-analysis").await;
+    wait_js(
+        c,
+        "analysis off",
+        "return document.body.dataset.analysis === 'false'",
+    )
+    .await;
+    println!(
+        "game: {} moves by the test: {}",
+        human_moves.len(),
+        human_moves.join(" ")
+    );
+}
+
+/// Opens a KIF through the file input and walks it; saves it as CSA.
+pub async fn open_record(c: &Client, shots: &Shots, tmp: &Path, downloads: &Path) {
+    let path = tmp.join("game.kif");
+    std::fs::write(&path, include_bytes!("../data/records/kakinoki.kif")).expect("write the KIF");
+    let input = c
+        .find(Locator::Css("#file-input"))
+        .await
+        .expect("file input");
+    input
+        .send_keys(&path.to_string_lossy())
+        .await
+        .expect("choose the file");
+    wait_js(
+        c,
+        "the record",
+        "return document.querySelectorAll('#moves [data-node]').length === 15",
+    )
+    .await;
+    wait_ply(c, 15).await;
+    // 15 １一金打: the gold is on 1a at the end; before it (ply 14) 1a is empty and the king on 1b.
+    assert_eq!(piece_at(c, "1a").await, "G");
+    click(c, "[data-nav=\"back\"]").await;
+    wait_ply(c, 14).await;
+    assert_eq!(piece_at(c, "1a").await, "");
+    assert_eq!(piece_at(c, "1b").await, "k");
+    press(c, Key::Left).await;
+    wait_ply(c, 13).await;
+    assert_eq!(
+        piece_at(c, "1a").await,
+        "k",
+        "at ply 13 the king is still on 1a"
+    );
+    assert_eq!(piece_at(c, "2a").await, "R", "13 ２一飛打");
+    press(c, Key::Right).await;
+    wait_ply(c, 14).await;
+    assert_eq!(piece_at(c, "1b").await, "k");
+    press(c, Key::Home).await;
+    wait_ply(c, 0).await;
+    assert_eq!(piece_at(c, "1a").await, "k");
+    assert_eq!(piece_at(c, "5e").await, "K");
+    assert_eq!(piece_at(c, "1e").await, "R");
+    click(c, "[data-nav=\"forward\"]").await;
+    wait_ply(c, 1).await;
+    assert_eq!(piece_at(c, "1c").await, "R", "1 １三飛(15)");
+    assert_eq!(piece_at(c, "1e").await, "");
+    press(c, Key::End).await;
+    wait_ply(c, 15).await;
+    click(c, "[data-nav=\"first\"]").await;
+    wait_ply(c, 0).await;
+    click(c, "[data-nav=\"last\"]").await;
+    wait_ply(c, 15).await;
+    // A click on a move in the list goes there.
+    click_move(c, 7).await;
+    assert_eq!(piece_at(c, "5a").await, "+R", "7 ５一飛成(52)");
+    assert!(
+        js_string(
+            c,
+            "return document.querySelector('#moves .current').textContent"
+        )
+        .await
+        .contains("5a")
+    );
+
+    // A bad paste: the error shows, the game stays.
+    set_value(c, "#paste-text", "this is no record").await;
+    click(c, "#btn-paste").await;
+    wait_js(
+        c,
+        "the error",
+        "return !document.getElementById('error').hidden",
+    )
+    .await;
+    assert_eq!(ply(c).await, 7);
+    click(c, "#error-close").await;
+    set_value(c, "#paste-text", "").await;
+
+    // Saving goes through the transport and a Blob download: the file Chromium writes is the
+    // server's CSA of the whole line, byte for byte.
+    click(c, "#save-csa").await;
+    let saved = downloads.join("game.csa");
+    let deadline = Instant::now() + PATIENCE;
+    while !saved.exists() {
+        assert!(
+            Instant::now() < deadline,
+            "no download at {}",
+            saved.display()
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    // Chromium renames the file when it is complete: wait until the whole record reads. The
+    // project's reader (natively) finds the KIF's 15 moves in it.
+    let kif = records::read(
+        include_bytes!("../data/records/kakinoki.kif"),
+        records::Format::Kif,
+    )
+    .expect("the KIF reads");
+    let deadline = Instant::now() + PATIENCE;
+    let saved_moves = loop {
+        let bytes = std::fs::read(&saved).unwrap_or_default();
+        if let Ok(record) = records::read(&bytes, records::Format::Csa)
+            && record.moves.len() == kif.moves.len()
+        {
+            break record.moves;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "the saved CSA does not hold the record: {}",
+            String::from_utf8_lossy(&bytes)
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    };
+    assert_eq!(saved_moves, kif.moves, "the saved CSA is the KIF's game");
+    assert_eq!(
+        js_string(c, "return window.minishogiLastDownload.filename").await,
+        "game.csa"
+    );
+    c.execute("document.activeElement.blur()", vec![])
+        .await
+        .expect("blur");
+    shots.take(c, "record").await;
+
+    // Analysis along the line, for its graph and lines.
+    c.find(Locator::Css("#multipv"))
+        .await
+        .expect("multipv")
+        .select_by_value("3")
+        .await
+        .expect("multipv 3");
+    click(c, "#btn-analysis").await;
+    wait_js(
+        c,
+        "analysis on",
+        "return document.body.dataset.analysis === 'true'",
+    )
+    .await;
+    for target in (1..=9).rev() {
+        let node = click_move(c, target).await;
+        wait_js(
+            c,
+            "analysis lines",
+            &format!("const li = document.querySelector('#pv-list li.pv[data-node=\"{node}\"]'); return li && Number(li.dataset.depth) >= 6"),
+        )
+        .await;
+    }
+    let cursor = click_move(c, 6).await;
+    wait_js(
+        c,
+        "three lines",
+        &format!("return document.querySelectorAll('#pv-list li.pv[data-node=\"{cursor}\"]').length === 3 && Number(document.querySelector('#pv-list li.pv').dataset.depth) >= 8"),
+    )
+    .await;
+    // A click on a PV move previews the line on the board; Escape leaves the preview.
+    click(c, "#pv-list li.pv .pv-move").await;
+    wait_js(
+        c,
+        "the preview",
+        "return !document.getElementById('preview-banner').hidden",
+    )
+    .await;
+    // The board shows the session's position after the line's first move: the move is
+    // marked and its piece stands on its destination.
+    let previewed = js_string(c, "return document.body.dataset.preview").await;
+    assert!(
+        previewed.len() >= 4 && !previewed.contains(' '),
+        "one move previewed: {previewed:?}"
+    );
+    let to = &previewed[2..4];
+    assert!(
+        js_string(
+            c,
+            &format!("return String(document.querySelector('[data-square=\"{to}\"]').classList.contains('last-to'))")
+        )
+        .await
+            == "true",
+        "{previewed} marked"
+    );
+    assert!(!piece_at(c, to).await.is_empty(), "a piece on {to}");
+    press(c, Key::Escape).await;
+    wait_js(
+        c,
+        "the preview closed",
+        "return document.getElementById('preview-banner').hidden",
+    )
+    .await;
+    c.execute("document.activeElement.blur()", vec![])
+        .await
+        .expect("blur");
+    shots.take(c, "analysis").await;
+    click(c, "#btn-analysis").await;
+    wait_js(
+        c,
+        "analysis off",
+        "return document.body.dataset.analysis === 'false'",
+    )
+    .await;
+}
+
+/// Where screenshots go and what they are called: `PREFIX-NAME.png`.
+pub struct Shots {
+    pub dir: PathBuf,
+    pub prefix: &'static str,
+}
+
+impl Shots {
+    /// `docs/images` when `GUI_SCREENSHOTS=1`, else `tmp`.
+    pub fn new(prefix: &'static str, tmp: &Path) -> Shots {
+        let dir = if std::env::var("GUI_SCREENSHOTS").as_deref() == Ok("1") {
+            let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/images");
+            std::fs::create_dir_all(&dir).expect("docs/images");
+            dir
+        } else {
+            tmp.to_path_buf()
+        };
+        Shots { dir, prefix }
+    }
+
+    fn path(&self, name: &str) -> PathBuf {
+        self.dir.join(format!("{}-{name}.png", self.prefix))
+    }
+
+    pub fn exists(&self, name: &str) -> bool {
+        self.path(name).exists()
+    }
+
+    pub async fn take(&self, c: &Client, name: &str) {
+        let png = c.screenshot().await.expect("screenshot");
+        std::fs::write(self.path(name), png).expect("write the screenshot");
+    }
+}
+
+/// Chromium and chromedriver, or why the test cannot run.
+pub fn browser() -> Result<(PathBuf, PathBuf), &'static str> {
+    let chromium = find_program(
+        "CHROMIUM",
+        &["/usr/bin/chromium", "/usr/bin/chromium-browser"],
+    )
+    .ok_or("no chromium")?;
+    let chromedriver =
+        find_program("CHROMEDRIVER", &["/usr/bin/chromedriver"]).ok_or("no chromedriver")?;
+    Ok((chromium, chromedriver))
+}
+
+/// The whole test of a page at `url` (either home: `engine gui` or the static site): a game
+/// by clicks, a record opened, walked and saved, analysis and its preview. `procs` holds what
+/// the caller started (killed at the end); screenshots are named `shots.prefix`-….
+pub async fn test_the_page(url: &str, mut procs: Processes, shots: Shots, tmp: &Path) {
+    let (chromium, chromedriver) = browser().expect("checked by the caller");
+    let started = Instant::now();
+    let port = start_chromedriver(&mut procs, &chromedriver);
+    let downloads = tmp.join("downloads");
+    // A download of an earlier run must not pass for this one's.
+    let _ = std::fs::remove_dir_all(&downloads);
+    std::fs::create_dir_all(&downloads).expect("downloads dir");
+    let client = connect(port, &chromium, &downloads).await;
+    client.goto(url).await.expect("open the page");
+    let opened = Instant::now();
+    wait_js(
+        &client,
+        "the board",
+        "return document.querySelector('[data-square=\"5e\"] .piece') !== null",
+    )
+    .await;
+    // From the navigation's start (the page's clock), an upper bound: the test polls.
+    let since_start = js_string(&client, "return String(Math.round(performance.now()))").await;
+    println!(
+        "{}: the board was drawn within {since_start} ms of the navigation's start ({} ms \
+         after the load event)",
+        shots.prefix,
+        opened.elapsed().as_millis()
+    );
+    assert_eq!(
+        client
+            .find_all(Locator::Css("[data-square]"))
+            .await
+            .expect("squares")
+            .len(),
+        25
+    );
+    assert_eq!(piece_at(&client, "5e").await, "K");
+    assert_eq!(piece_at(&client, "1a").await, "k");
+
+    play_game(&client, &shots).await;
+    println!("the game took {:.1} s", started.elapsed().as_secs_f64());
+    open_record(&client, &shots, tmp, &downloads).await;
+
+    let _ = client.close().await;
+    drop(procs);
+    println!(
+        "browser test: {:.1} s; screenshots in {}",
+        started.elapsed().as_secs_f64(),
+        shots.dir.display()
+    );
+}
