@@ -111,3 +111,18 @@ test('board: records go out in every format and come back in; bad ones are refus
   await assert.rejects(transport.request('goto', { node: 99 }), (e) => e.status === 400);
   assert.equal((await transport.request('state')).ply, 3, 'the game is unchanged');
 });
+
+test('board: the clocks run in the page: the engine moves on its clock, a flag falls', async (t) => {
+  const { transport, until } = await open(t);
+  const state = await transport.request('new', {
+    sente: 'engine', gote: 'human', clock: { main_ms: 1500, byoyomi_ms: 0, increment_ms: 0 },
+  });
+  assert.equal(state.clock.running, 'sente');
+  const moved = await until('state', (s) => s.ply === 1);
+  assert.equal(moved.clock.running, 'gote', "gote's clock runs after the engine's move");
+  assert.ok(moved.clock.sente_ms < 1500 && moved.clock.sente_ms > 0, `sente used some time: ${moved.clock.sente_ms}`);
+  // Gote (the person) does not move: the page's tick lets the flag fall.
+  const over = await until('state', (s) => s.result !== null, 10000);
+  assert.deepEqual([over.result.winner, over.result.reason], ['sente', 'time']);
+  assert.equal(over.ply, 1);
+});
