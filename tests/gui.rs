@@ -5,6 +5,8 @@
 mod common;
 
 use std::io::{BufRead, BufReader};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{Receiver, channel};
 use std::thread;
 use std::time::{Duration, Instant};
@@ -143,8 +145,9 @@ impl Client {
         }
     }
 
-    /// Server-sent events as (name, data), read by a thread.
-    fn events(&self) -> Receiver<(String, Value)> {
+    /// Server-sent events as (name, data), read by a thread; dropping them closes the
+    /// connection (at the server's next keep-alive), as closing a page does.
+    fn events(&self) -> Events {
         let response = self
             .agent
             .get(self.url(&format!("/api/events?token={}", self.server.token)))
@@ -156,10 +159,15 @@ impl Client {
         assert_eq!(response.status().as_u16(), 200);
         let reader = BufReader::new(response.into_body().into_reader());
         let (send, receive) = channel();
+        let open = Arc::new(AtomicBool::new(true));
+        let still_open = open.clone();
         thread::spawn(move || {
             let mut name = String::new();
             for line in reader.lines() {
                 let Ok(line) = line else { break };
+                if !still_open.load(Ordering::SeqCst) {
+                    break;
+                }
                 if let Some(n) = line.strip_prefix("event:") {
                     name = n.trim().to_string();
                 } else if let Some(data) = line.strip_prefix("data:") {
@@ -170,7 +178,26 @@ impl Client {
                 }
             }
         });
-        receive
+        Events { receive, open }
+    }
+}
+
+/// An open event stream.
+struct Events {
+    receive: Receiver<(String, Value)>,
+    open: Arc<AtomicBool>,
+}
+
+impl std::ops::Deref for Events {
+    type Target = Receiver<(String, Value)>;
+    fn deref(&self) -> &Self::Target {
+        &self.receive
+    }
+}
+
+impl Drop for Events {
+    fn drop(&mut self) {
+        self.open.store(false, Ordering::SeqCst);
     }
 }
 
@@ -724,4 +751,43 @@ fn other_engines_are_named_on_the_command_line_only() {
         .unwrap();
     assert!(!bad.status.success());
     assert!(String::from_utf8_lossy(&bad.stderr).contains("NAME=COMMAND"));
+}
+
+#[test]
+fn a_page_that_comes_late_sees_the_analysis_and_the_last_page_gone_stops_it() {
+    let client = Client::start(&[]);
+    let first_page = client.events();
+    // Mate in one: the search soon reaches its deepest iteration and then says nothing more.
+    client.new_game(json!({"sente": "human", "gote": "human", "sfen": "4k/5/4G/5/K4 b S 1"}));
+    client.ok("/api/analysis", json!({"on": true, "multipv": 2}));
+    let until = Instant::now() + Duration::from_secs(20);
+    let mut deepest = 0;
+    while deepest < 30 {
+        assert!(Instant::now() < until, "no deep analysis (depth {deepest})");
+        if let Ok((name, data)) = first_page.recv_timeout(Duration::from_secs(1))
+            && name == "info"
+            && !data["pv"].as_array().is_none_or(Vec::is_empty)
+        {
+            deepest = deepest.max(data["depth"].as_u64().unwrap_or(0));
+        }
+    }
+    // A page opened now (a reload) is told the lines at once, after the state.
+    let late_page = client.events();
+    let (name, state) = late_page.recv_timeout(Duration::from_secs(5)).unwrap();
+    assert_eq!(name, "state");
+    let mut lines = std::collections::BTreeSet::new();
+    while lines.len() < 2 {
+        let (name, data) = late_page
+            .recv_timeout(Duration::from_millis(500))
+            .expect("the analysis' lines right after the state");
+        assert_eq!(name, "info", "{data}");
+        assert_eq!(data["node"], state["cursor"]);
+        lines.insert(data["multipv"].as_u64().unwrap());
+    }
+    // Both pages close: nobody would see the analysis, so it stops.
+    drop(first_page);
+    drop(late_page);
+    client.wait_for("analysis to stop", Duration::from_secs(10), |s| {
+        s["analysis"]["on"] == false
+    });
 }

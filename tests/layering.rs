@@ -153,6 +153,8 @@ const CRATE_SOURCES: &[&str] = &[
     "crates/minishogi-rules/src",
     "crates/minishogi-records/src",
     "crates/minishogi-engine/src",
+    "crates/minishogi-board/src",
+    "crates/minishogi-web/src",
     "src",
 ];
 

@@ -4,6 +4,7 @@
 //! is held, so that pages receive the states in order and engines their jobs in order.
 
 use std::collections::HashMap;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, Weak};
 
 use minishogi_board::{Board, Command, NewGame, RecordFile, Report, Role, records};
@@ -38,8 +39,24 @@ pub struct App {
     served: Mutex<Served>,
     specs: Vec<EngineSpec>,
     events: broadcast::Sender<Event>,
+    /// The pages listening to the events.
+    pages: AtomicUsize,
     /// Itself, for the engines' report callbacks.
     me: Weak<App>,
+}
+
+/// An event of the core as the pages are sent it.
+fn page_event(event: &minishogi_board::view::Event) -> Event {
+    use minishogi_board::view::Event as Core;
+    let data = match event {
+        Core::State(state) => json(state),
+        Core::Info(info) => json(info),
+        Core::Mate(mate) => json(mate),
+    };
+    Event {
+        name: event.name(),
+        data: data.to_string(),
+    }
 }
 
 /// A value as JSON (the core's types always serialize).
@@ -58,12 +75,9 @@ impl App {
             }),
             specs: engines.specs,
             events,
+            pages: AtomicUsize::new(0),
             me: me.clone(),
         })
-    }
-
-    pub fn subscribe(&self) -> broadcast::Receiver<Event> {
-        self.events.subscribe()
     }
 
     fn lock(&self) -> MutexGuard<'_, Served> {
@@ -84,15 +98,7 @@ impl App {
         match command {
             Command::Event(event) => {
                 // No page listening is not an error.
-                let _ = self.events.send(Event {
-                    name: event.name(),
-                    data: match &event {
-                        minishogi_board::view::Event::State(state) => json(state),
-                        minishogi_board::view::Event::Info(info) => json(info),
-                        minishogi_board::view::Event::Mate(mate) => json(mate),
-                    }
-                    .to_string(),
-                });
+                let _ = self.events.send(page_event(&event));
             }
             Command::Start {
                 role,
@@ -124,6 +130,18 @@ impl App {
                 served.engines.remove(&role);
             }
         }
+    }
+
+    /// What a page that starts listening is sent first (the state, then the latest lines of
+    /// the searches at the cursor), and the events after them. While it listens it counts as
+    /// a page; when the last page has gone, analysis stops (nobody would see it).
+    pub fn listen(self: &Arc<Self>) -> (Vec<Event>, broadcast::Receiver<Event>, PageGuard) {
+        let served = self.lock();
+        let first = served.board.catch_up().iter().map(page_event).collect();
+        // Subscribed under the lock: no event falls between the catch-up and the stream.
+        let receiver = self.events.subscribe();
+        self.pages.fetch_add(1, Ordering::SeqCst);
+        (first, receiver, PageGuard(self.clone()))
     }
 
     /// The state as JSON.
@@ -188,5 +206,20 @@ impl App {
     /// Checks the running clock: a side past its time loses.
     pub fn tick(&self) {
         self.run(Board::tick);
+    }
+}
+
+/// A page listening to the events; dropped when its stream ends.
+pub struct PageGuard(Arc<App>);
+
+impl Drop for PageGuard {
+    fn drop(&mut self) {
+        if self.0.pages.fetch_sub(1, Ordering::SeqCst) == 1 {
+            log::debug!("no page listens: analysis stops");
+            let _ = self.0.run(|board| {
+                let on = board.state().analysis.on;
+                on.then(|| board.set_analysis(false, None))
+            });
+        }
     }
 }

@@ -368,11 +368,15 @@ async fn save_record(State(server): State<Server>, Query(query): Query<FormatQue
 }
 
 async fn events(State(server): State<Server>) -> Response {
-    let first = SseEvent::default()
-        .event("state")
-        .data(server.app.state().to_string());
+    let (first, receiver, guard) = server.app.listen();
+    let first: Vec<Result<SseEvent, Infallible>> = first
+        .into_iter()
+        .map(|event| Ok(SseEvent::default().event(event.name).data(event.data)))
+        .collect();
     let app = server.app.clone();
-    let updates = BroadcastStream::new(server.app.subscribe()).map(move |event| {
+    let updates = BroadcastStream::new(receiver).map(move |event| {
+        // The stream owns the guard: the page counts as listening until it is dropped.
+        let _listening = &guard;
         let event = match event {
             Ok(event) => SseEvent::default().event(event.name).data(event.data),
             // A page too slow to keep up missed events: the whole state catches it up.
@@ -382,9 +386,11 @@ async fn events(State(server): State<Server>) -> Response {
         };
         Ok::<_, Infallible>(event)
     });
-    let stream = tokio_stream::once(Ok::<_, Infallible>(first)).chain(updates);
+    let stream = tokio_stream::iter(first).chain(updates);
+    // A keep-alive every 2 s also finds a closed page within about that (a write that fails
+    // ends the stream), so that analysis nobody sees stops soon.
     Sse::new(stream)
-        .keep_alive(KeepAlive::new().interval(Duration::from_secs(15)))
+        .keep_alive(KeepAlive::new().interval(Duration::from_secs(2)))
         .into_response()
 }
 

@@ -475,6 +475,24 @@ pub async fn play_game(c: &Client, shots: &Shots) {
         result.starts_with("Sente wins"),
         "result: {result:?} after {human_moves:?}"
     );
+    // The mated position's value is the verdict: the bar full on sente's side, and words.
+    let (fill, words) = (
+        js_string(
+            c,
+            "return String(parseFloat(document.getElementById('evalbar-fill').style.height))",
+        )
+        .await,
+        js_string(
+            c,
+            "return document.getElementById('evalbar-text').textContent",
+        )
+        .await,
+    );
+    assert_eq!(fill, "100", "the bar at the final mate, in %");
+    assert!(
+        words.contains("mates"),
+        "the bar's words at the final mate: {words:?}"
+    );
     // The same in Japanese.
     click(c, "#btn-lang").await;
     let ja = js_string(c, "return document.getElementById('result').textContent").await;
@@ -663,6 +681,17 @@ pub async fn open_record(c: &Client, shots: &Shots, tmp: &Path, downloads: &Path
         "return !document.getElementById('preview-banner').hidden",
     )
     .await;
+    let overlap = js_string(
+        c,
+        "const a = document.getElementById('preview-banner').getBoundingClientRect();
+         const b = document.getElementById('row-bottom').getBoundingClientRect();
+         return String(a.bottom > b.top && a.top < b.bottom);",
+    )
+    .await;
+    assert_eq!(
+        overlap, "false",
+        "the preview's banner covers the player's row"
+    );
     // The board shows the session's position after the line's first move: the move is
     // marked and its piece stands on its destination.
     let previewed = js_string(c, "return document.body.dataset.preview").await;
@@ -692,6 +721,48 @@ pub async fn open_record(c: &Client, shots: &Shots, tmp: &Path, downloads: &Path
         .await
         .expect("blur");
     shots.take(c, "analysis").await;
+    // Every report, progress reports among them, leaves nodes/s shown.
+    let until = Instant::now() + Duration::from_secs(2);
+    while Instant::now() < until {
+        let nps = js_string(c, "return document.getElementById('stat-nps').textContent").await;
+        assert_ne!(nps, "–", "nodes/s vanished during the analysis");
+        tokio::time::sleep(Duration::from_millis(25)).await;
+    }
+    // "Play from this position" on another position, the analysis on and at the old game's
+    // start: no line of the old game may show on the new one (node numbers start again).
+    press(c, Key::Home).await;
+    wait_ply(c, 0).await;
+    wait_js(
+        c,
+        "analysis of the start",
+        "const li = document.querySelector('#pv-list li.pv'); return li && li.dataset.node === document.body.dataset.cursor",
+    )
+    .await;
+    set_value(c, "#sfen-in", MATE_IN_ONE).await;
+    click(c, "#btn-sfen").await;
+    wait_js(
+        c,
+        "the new-game dialog",
+        "return document.getElementById('new-dialog').open",
+    )
+    .await;
+    click(c, "input[name=side][value=both]").await;
+    click(c, "#ng-start").await;
+    wait_js(c, "the new game", "return document.body.dataset.ply === '0' && document.querySelector('[data-square=\"2c\"] .piece') !== null").await;
+    let until = Instant::now() + Duration::from_secs(2);
+    while Instant::now() < until {
+        let stale = js_string(
+            c,
+            "for (const m of document.querySelectorAll('#pv-list li.pv .pv-move:first-of-type')) {
+               const usi = m.dataset.usi;
+               if (usi[1] !== '*' && !document.querySelector(`[data-square=\"${usi.slice(0, 2)}\"] .piece`)) return usi;
+             }
+             return '';",
+        )
+        .await;
+        assert_eq!(stale, "", "a line of the old game on the new one");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
     click(c, "#btn-analysis").await;
     wait_js(
         c,
@@ -699,7 +770,21 @@ pub async fn open_record(c: &Client, shots: &Shots, tmp: &Path, downloads: &Path
         "return document.body.dataset.analysis === 'false'",
     )
     .await;
+    click(c, "#btn-mate").await;
+    let found = wait_js(
+        c,
+        "the mate search",
+        "const r = document.getElementById('mate-result'); return !r.hidden && r.textContent.includes('(') ? r.textContent : null",
+    )
+    .await;
+    assert!(
+        found.as_str().unwrap_or_default().contains("(1 ply)"),
+        "a mate in one, in words: {found}"
+    );
 }
+
+/// Gote's king on 1a, sente's gold on 2c and one in hand: G*1b (or G*2b) mates.
+const MATE_IN_ONE: &str = "4k/5/3G1/5/K4 b G 1";
 
 /// Where screenshots go and what they are called: `PREFIX-NAME.png`.
 pub struct Shots {
@@ -784,6 +869,28 @@ pub async fn test_the_page(url: &str, mut procs: Processes, shots: Shots, tmp: &
     );
     assert_eq!(piece_at(&client, "5e").await, "K");
     assert_eq!(piece_at(&client, "1a").await, "k");
+    // On a 1366×768 screen, with the browser's bars, the player's own row and hand are above
+    // the fold.
+    client
+        .set_window_size(1366, 658)
+        .await
+        .expect("a 1366×768 screen's window");
+    let fold = wait_js(
+        &client,
+        "the smaller window",
+        "return window.innerHeight <= 700 ? [window.innerHeight,
+           document.getElementById('row-bottom').getBoundingClientRect().bottom] : null",
+    )
+    .await;
+    let (height, bottom) = (fold[0].as_f64().unwrap(), fold[1].as_f64().unwrap());
+    assert!(
+        bottom <= height,
+        "the player's row ends at {bottom} in a {height} px window"
+    );
+    client
+        .set_window_size(1280, 900)
+        .await
+        .expect("the test's window");
 
     play_game(&client, &shots).await;
     println!("the game took {:.1} s", started.elapsed().as_secs_f64());

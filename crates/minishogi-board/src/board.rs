@@ -14,10 +14,10 @@ use crate::clock::{Clock, ClockSettings};
 use crate::notation;
 use crate::port::{Command, Job, Purpose, Report, Role};
 use crate::records::{self, Ending, Record};
-use crate::session::{Ended, Player, Session, Slot};
+use crate::session::{Ended, Session, Slot};
 use crate::shogi::{Color, EndReason, GameStatus, Position};
 use crate::tree::Tree;
-use crate::view::{BoardView, Event, InfoEvent, MateEvent, Source, State, win_probability};
+use crate::view::{BoardView, Event, InfoEvent, MateEvent, Player, Source, State, win_probability};
 use crate::{Score, parse_info};
 
 /// The name the engine itself has in the page's list.
@@ -102,6 +102,7 @@ impl Board {
                 analysis_on: false,
                 multipv: 1,
                 analysing: None,
+                lines: Vec::new(),
                 evals: HashMap::new(),
                 error: None,
                 serial: 0,
@@ -122,15 +123,34 @@ impl Board {
     fn publish(&mut self) -> State {
         let s = &mut self.session;
         s.version += 1;
-        let state = State::of(s, &self.engines);
+        let state = s.view(&self.engines);
         s.commands
             .push(Command::Event(Event::State(Box::new(state.clone()))));
         state
     }
 
+    /// What a page that starts listening now is sent first: the state, then the latest lines
+    /// of the searches at the cursor (a deep search may not report again for a long while).
+    pub fn catch_up(&self) -> Vec<Event> {
+        let s = &self.session;
+        let mut events = vec![Event::State(Box::new(self.state()))];
+        let mut lines: Vec<&InfoEvent> = s
+            .lines
+            .iter()
+            .filter(|line| line.node == s.tree.cursor())
+            .collect();
+        lines.sort_by_key(|line| (line.source == Source::Analysis, line.info.multipv));
+        events.extend(
+            lines
+                .into_iter()
+                .map(|line| Event::Info(Box::new(line.clone()))),
+        );
+        events
+    }
+
     /// The state now.
     pub fn state(&self) -> State {
-        State::of(&self.session, &self.engines)
+        self.session.view(&self.engines)
     }
 
     /// Runs `change` on the session, then brings the engines and clocks in line and
@@ -233,6 +253,9 @@ impl Board {
             if s.tree.cursor() == 0 {
                 return Err("no move to take back".to_string());
             }
+            if let Some(ended) = s.ended.filter(|e| e.node == s.tree.line_end()) {
+                return Err(format!("the game is over ({})", ended.reason));
+            }
             s.stop_clock(false);
             s.new_game_id();
             s.tree.take_back();
@@ -314,7 +337,10 @@ impl Board {
                 Job::Search {
                     position,
                     go: format!("go mate {movetime_ms}"),
-                    purpose: Purpose::Mate { node },
+                    purpose: Purpose::Mate {
+                        game: s.game_id,
+                        node,
+                    },
                 },
             );
             s.analysing = Some(node);
@@ -462,7 +488,10 @@ impl Board {
                 Job::Search {
                     position,
                     go: "go infinite".to_string(),
-                    purpose: Purpose::Analyse { node },
+                    purpose: Purpose::Analyse {
+                        game: s.game_id,
+                        node,
+                    },
                 },
             );
             s.analysing = Some(node);
@@ -510,11 +539,10 @@ impl Board {
                 }
             }
             Report::Info { purpose, line } => {
-                let node = match purpose {
-                    Purpose::Play { node, .. }
-                    | Purpose::Analyse { node }
-                    | Purpose::Mate { node } => node,
-                };
+                if purpose.game() != s.game_id {
+                    return;
+                }
+                let node = purpose.node();
                 let info = parse_info(&line);
                 let Some(pos) = s.tree.node(node).map(|_| s.position_at(node)) else {
                     return;
@@ -545,6 +573,15 @@ impl Board {
                     win: info.score.map(win_probability),
                     info,
                 };
+                if !event.info.pv.is_empty() {
+                    // The latest line of each search, for pages that come late; a new node
+                    // of a source replaces its old node's lines.
+                    s.lines.retain(|l| {
+                        l.source != source
+                            || (l.node == node && l.info.multipv != event.info.multipv)
+                    });
+                    s.lines.push(event.clone());
+                }
                 s.commands
                     .push(Command::Event(Event::Info(Box::new(event))));
             }
@@ -588,9 +625,12 @@ impl Board {
                 self.publish();
             }
             Report::Checkmate { purpose, rest } => {
-                let Purpose::Mate { node } = purpose else {
+                let Purpose::Mate { game, node } = purpose else {
                     return;
                 };
+                if game != s.game_id {
+                    return;
+                }
                 s.analysing = None;
                 let pos = s.position_at(node);
                 let words: Vec<String> = rest.split_whitespace().map(str::to_string).collect();

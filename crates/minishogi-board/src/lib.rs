@@ -27,4 +27,4 @@ pub use minishogi_engine::protocol::info::{Bound, Info, Score, parse_info};
 pub use minishogi_records as records;
 pub use minishogi_rules as shogi;
 pub use port::{Command, Job, Purpose, Report, Role};
-pub use session::Player;
+pub use view::Player;

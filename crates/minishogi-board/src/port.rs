@@ -25,10 +25,30 @@ pub enum Role {
 pub enum Purpose {
     /// The engine's move in the game at `node`, of game number `game`.
     Play { game: u64, node: usize },
-    /// Analysis of `node` (until stopped).
-    Analyse { node: usize },
-    /// A mate search from `node`.
-    Mate { node: usize },
+    /// Analysis of `node` of game `game` (until stopped).
+    Analyse { game: u64, node: usize },
+    /// A mate search from `node` of game `game`.
+    Mate { game: u64, node: usize },
+}
+
+impl Purpose {
+    /// The game the search belongs to: node numbers start again with each game.
+    pub fn game(self) -> u64 {
+        match self {
+            Purpose::Play { game, .. }
+            | Purpose::Analyse { game, .. }
+            | Purpose::Mate { game, .. } => game,
+        }
+    }
+
+    /// The node searched.
+    pub fn node(self) -> usize {
+        match self {
+            Purpose::Play { node, .. }
+            | Purpose::Analyse { node, .. }
+            | Purpose::Mate { node, .. } => node,
+        }
+    }
 }
 
 /// A job for an engine. A new job ends the search before it: the transport sends `stop`

@@ -4,22 +4,18 @@
 
 use std::collections::HashMap;
 
-use serde::{Deserialize, Serialize};
-
 use crate::Score;
 use crate::clock::Clock;
+use crate::notation;
 use crate::port::{Command, Job, Role};
 use crate::records;
-use crate::shogi::{Color, GameStatus, Position};
+use crate::shogi::{Color, EndReason, GameStatus, Position};
 use crate::tree::Tree;
-
-/// Who plays a side: a person at the page or the session's engine.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Player {
-    Human,
-    Engine,
-}
+use crate::view::{
+    AnalysisView, BoardView, ClockView, Eval, GameResult, InfoEvent, LineMove, Player, Players,
+    Side, State, win_probability,
+};
+use minishogi_engine::search::skill;
 
 /// A game ended other than by the rules' verdict on the board.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -57,6 +53,9 @@ pub(super) struct Session {
     pub(super) multipv: u32,
     /// The node being analysed (or mate-searched), while one is.
     pub(super) analysing: Option<usize>,
+    /// The latest line of each search running (by source, node and `multipv`), for a page
+    /// that starts listening while it runs.
+    pub(super) lines: Vec<InfoEvent>,
     /// The best score seen for each node, from sente's view.
     pub(super) evals: HashMap<usize, (Score, u32)>,
     pub(super) error: Option<String>,
@@ -72,6 +71,9 @@ impl Session {
         self.game_id += 1;
         self.ended = None;
         self.thinking = None;
+        // Node numbers start again: what ran for the old game is for the old game.
+        self.analysing = None;
+        self.lines.clear();
         self.evals.clear();
         if self.opponent.is_some() {
             self.send(Role::Opponent, Job::Stop);
@@ -175,6 +177,117 @@ impl Session {
                 go
             }
             None => format!("go movetime {}", self.movetime_ms),
+        }
+    }
+}
+
+impl Session {
+    /// The session as the pages are sent it, with the engines they may choose from.
+    pub(super) fn view(&self, engines: &[String]) -> State {
+        let s = self;
+        let pos = s.tree.position();
+        let over = s.game_over_reason().is_some() && s.tree.at_line_end();
+        let legal_moves = if over {
+            Vec::new()
+        } else {
+            pos.legal_moves().iter().map(|m| m.to_string()).collect()
+        };
+        let entry = |id: usize| {
+            let node = s.tree.node(id).expect("line nodes exist");
+            let mv = node.mv.expect("only the root has no move");
+            let before = s.tree.position_before(id);
+            let previous_to = node
+                .parent
+                .and_then(|p| s.tree.node(p))
+                .and_then(|p| p.mv)
+                .map(|m| m.to());
+            LineMove {
+                node: id,
+                usi: mv.to_string(),
+                ja: notation::ja(&before, mv, previous_to),
+                en: notation::en(&before, mv),
+                variations: None,
+            }
+        };
+        let line = s
+            .tree
+            .line()
+            .into_iter()
+            .map(|id| LineMove {
+                variations: Some(s.tree.siblings(id).into_iter().map(entry).collect()),
+                ..entry(id)
+            })
+            .collect();
+        // Where the rules have decided the game at the line's end, that position's value is
+        // the verdict, not a search's: a mate is scored mate 0 for the winner.
+        let verdict = match s.tree.status() {
+            GameStatus::Win { winner, reason } if s.tree.at_line_end() => {
+                let mated = matches!(reason, EndReason::Checkmate | EndReason::NoLegalMove);
+                Some((s.tree.cursor(), winner, mated))
+            }
+            _ => None,
+        };
+        let evals = std::iter::once(0)
+            .chain(s.tree.line())
+            .map(|id| {
+                if let Some((node, winner, mated)) = verdict
+                    && node == id
+                {
+                    return Some(Eval {
+                        cp: None,
+                        mate: mated.then_some(0),
+                        win: if winner == Color::Sente { 1.0 } else { 0.0 },
+                    });
+                }
+                s.evals.get(&id).map(|&(score, _)| {
+                    let (cp, mate) = match score {
+                        Score::Cp(cp) => (Some(cp), None),
+                        Score::Mate(m) => (None, Some(m)),
+                    };
+                    Eval {
+                        cp,
+                        mate,
+                        win: win_probability(score),
+                    }
+                })
+            })
+            .collect();
+        let last_move = s
+            .tree
+            .node(s.tree.cursor())
+            .and_then(|n| n.mv)
+            .map(|m| m.to_string());
+        State {
+            version: s.version,
+            game: s.game_id,
+            position: BoardView::of(pos, last_move),
+            in_check: pos.in_check(),
+            legal_moves,
+            cursor: s.tree.cursor(),
+            ply: s.tree.node(s.tree.cursor()).map_or(0, |n| n.ply),
+            line,
+            evals,
+            result: s.result().map(|(winner, reason, ply)| GameResult {
+                winner: winner.map(Side::from),
+                reason,
+                ply,
+            }),
+            players: Players {
+                sente: s.players[0],
+                gote: s.players[1],
+            },
+            engine: s.engine.clone(),
+            engines: engines.to_vec(),
+            level: s.level,
+            elo: s.elo,
+            elo_range: skill::elo_range(),
+            clock: s.clock.as_ref().map(ClockView::of),
+            thinking: s.thinking.is_some(),
+            analysis: AnalysisView {
+                on: s.analysis_on,
+                multipv: s.multipv,
+            },
+            error: s.error.clone(),
         }
     }
 }

@@ -4,14 +4,11 @@
 
 use std::collections::BTreeMap;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::clock::Clock;
-use crate::notation;
-use crate::session::{Player, Session};
 use crate::shogi::{Color, PieceKind, Position, Square};
 use crate::{Info, Score};
-use minishogi_engine::search::skill;
 
 /// An event for the pages.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -34,6 +31,14 @@ impl Event {
             Event::Mate(_) => "mate",
         }
     }
+}
+
+/// Who plays a side: a person at the page or the session's engine.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Player {
+    Human,
+    Engine,
 }
 
 /// A side, as the pages name it.
@@ -142,7 +147,7 @@ pub struct ClockView {
 }
 
 impl ClockView {
-    fn of(clock: &Clock) -> ClockView {
+    pub(crate) fn of(clock: &Clock) -> ClockView {
         ClockView {
             sente_ms: clock.left_now(Color::Sente),
             gote_ms: clock.left_now(Color::Gote),
@@ -170,6 +175,9 @@ pub struct AnalysisView {
 pub struct State {
     /// Counts the states sent; a page keeps the highest.
     pub version: u64,
+    /// Which game this is (a new game, a record loaded, a move taken back): node numbers
+    /// and what the engines said about them belong to one game.
+    pub game: u64,
     #[serde(flatten)]
     pub position: BoardView,
     pub in_check: bool,
@@ -195,96 +203,6 @@ pub struct State {
     pub analysis: AnalysisView,
     /// The last engine error, for the page.
     pub error: Option<String>,
-}
-
-impl State {
-    pub(crate) fn of(s: &Session, engines: &[String]) -> State {
-        let pos = s.tree.position();
-        let over = s.game_over_reason().is_some() && s.tree.at_line_end();
-        let legal_moves = if over {
-            Vec::new()
-        } else {
-            pos.legal_moves().iter().map(|m| m.to_string()).collect()
-        };
-        let entry = |id: usize| {
-            let node = s.tree.node(id).expect("line nodes exist");
-            let mv = node.mv.expect("only the root has no move");
-            let before = s.tree.position_before(id);
-            let previous_to = node
-                .parent
-                .and_then(|p| s.tree.node(p))
-                .and_then(|p| p.mv)
-                .map(|m| m.to());
-            LineMove {
-                node: id,
-                usi: mv.to_string(),
-                ja: notation::ja(&before, mv, previous_to),
-                en: notation::en(&before, mv),
-                variations: None,
-            }
-        };
-        let line = s
-            .tree
-            .line()
-            .into_iter()
-            .map(|id| LineMove {
-                variations: Some(s.tree.siblings(id).into_iter().map(entry).collect()),
-                ..entry(id)
-            })
-            .collect();
-        let evals = std::iter::once(0)
-            .chain(s.tree.line())
-            .map(|id| {
-                s.evals.get(&id).map(|&(score, _)| {
-                    let (cp, mate) = match score {
-                        Score::Cp(cp) => (Some(cp), None),
-                        Score::Mate(m) => (None, Some(m)),
-                    };
-                    Eval {
-                        cp,
-                        mate,
-                        win: win_probability(score),
-                    }
-                })
-            })
-            .collect();
-        let last_move = s
-            .tree
-            .node(s.tree.cursor())
-            .and_then(|n| n.mv)
-            .map(|m| m.to_string());
-        State {
-            version: s.version,
-            position: BoardView::of(pos, last_move),
-            in_check: pos.in_check(),
-            legal_moves,
-            cursor: s.tree.cursor(),
-            ply: s.tree.node(s.tree.cursor()).map_or(0, |n| n.ply),
-            line,
-            evals,
-            result: s.result().map(|(winner, reason, ply)| GameResult {
-                winner: winner.map(Side::from),
-                reason,
-                ply,
-            }),
-            players: Players {
-                sente: s.players[0],
-                gote: s.players[1],
-            },
-            engine: s.engine.clone(),
-            engines: engines.to_vec(),
-            level: s.level,
-            elo: s.elo,
-            elo_range: skill::elo_range(),
-            clock: s.clock.as_ref().map(ClockView::of),
-            thinking: s.thinking.is_some(),
-            analysis: AnalysisView {
-                on: s.analysis_on,
-                multipv: s.multipv,
-            },
-            error: s.error.clone(),
-        }
-    }
 }
 
 /// Where a search report came from.

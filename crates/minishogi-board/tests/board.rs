@@ -172,7 +172,7 @@ fn analysis_follows_the_cursor_and_previews_show_a_line() {
     board.set_analysis(true, Some(2)).unwrap();
     let (jobs, _) = drain(&mut board, &mut serials);
     assert!(
-        matches!(&jobs[..], [(Role::Analyser, Job::Search { go, purpose: Purpose::Analyse { node: 1 }, .. })] if go == "go infinite"),
+        matches!(&jobs[..], [(Role::Analyser, Job::Search { go, purpose: Purpose::Analyse { node: 1, .. }, .. })] if go == "go infinite"),
         "{jobs:?}"
     );
     board.goto(0).unwrap();
@@ -183,7 +183,7 @@ fn analysis_follows_the_cursor_and_previews_show_a_line() {
             [(
                 Role::Analyser,
                 Job::Search {
-                    purpose: Purpose::Analyse { node: 0 },
+                    purpose: Purpose::Analyse { node: 0, .. },
                     ..
                 }
             )]
@@ -217,4 +217,132 @@ fn states_serialize_as_the_pages_read_them() {
     assert_eq!(json["evals"][0], serde_json::Value::Null);
     assert_eq!(json["elo_range"].as_array().unwrap().len(), 2);
     assert!(json["legal_moves"].as_array().unwrap().len() > 10);
+}
+
+/// The info events among the commands.
+fn infos(commands: Vec<Command>) -> Vec<minishogi_board::view::InfoEvent> {
+    commands
+        .into_iter()
+        .filter_map(|c| match c {
+            Command::Event(Event::Info(info)) => Some(*info),
+            _ => None,
+        })
+        .collect()
+}
+
+#[test]
+fn a_new_game_is_analysed_afresh_and_the_old_analysis_is_not_heard() {
+    let mut board = Board::new(Vec::new());
+    let mut serials = [0; 2];
+    board
+        .new_game(new_game(Player::Human, Player::Human))
+        .unwrap();
+    board.set_analysis(true, None).unwrap();
+    let (jobs, _) = drain(&mut board, &mut serials);
+    let [(Role::Analyser, Job::Search { purpose: old, .. })] = &jobs[..] else {
+        panic!("{jobs:?}");
+    };
+    let serial = serials[Role::Analyser as usize];
+    // "Play from this position": a new game from another start, analysis still on.
+    let mut game = new_game(Player::Human, Player::Human);
+    game.sfen = Some("4k/5/2G2/5/K4 b G 1".to_string());
+    board.new_game(game).unwrap();
+    let (jobs, _) = drain(&mut board, &mut serials);
+    assert!(
+        jobs.iter().any(|(role, job)| *role == Role::Analyser
+            && matches!(job, Job::Search { position, .. } if position.contains("4k/5/2G2/5/K4"))),
+        "the new start is analysed: {jobs:?}"
+    );
+    // The old search's report, for node 0 of the old game, is not the new game's.
+    board.on_report(
+        Role::Analyser,
+        serial,
+        Report::Info {
+            purpose: *old,
+            line: "info depth 9 score cp 35 nodes 100 pv 2e3d".to_string(),
+        },
+    );
+    assert!(infos(board.take_commands()).is_empty());
+    assert_eq!(board.state().evals[0], None);
+}
+
+#[test]
+fn a_page_that_comes_late_is_told_the_analysis_so_far() {
+    let mut board = Board::new(Vec::new());
+    let mut serials = [0; 2];
+    board
+        .new_game(new_game(Player::Human, Player::Human))
+        .unwrap();
+    board.set_analysis(true, Some(2)).unwrap();
+    let (jobs, _) = drain(&mut board, &mut serials);
+    let [(Role::Analyser, Job::Search { purpose, .. })] = &jobs[..] else {
+        panic!("{jobs:?}");
+    };
+    let serial = serials[Role::Analyser as usize];
+    for line in [
+        "info depth 20 multipv 1 score cp 40 nodes 100 nps 10 pv 2e3d 4a3b",
+        "info depth 20 multipv 2 score cp 10 nodes 100 nps 10 pv 1e2e",
+        "info depth 21 currmove 2e3d nodes 200",
+    ] {
+        board.on_report(
+            Role::Analyser,
+            serial,
+            Report::Info {
+                purpose: *purpose,
+                line: line.to_string(),
+            },
+        );
+    }
+    board.take_commands();
+    let events = board.catch_up();
+    let names: Vec<&str> = events.iter().map(Event::name).collect();
+    assert_eq!(names[0], "state", "{names:?}");
+    let lines: Vec<(u32, Vec<String>)> = events
+        .iter()
+        .filter_map(|e| match e {
+            Event::Info(info) if !info.info.pv.is_empty() => {
+                Some((info.info.multipv, info.info.pv.clone()))
+            }
+            _ => None,
+        })
+        .collect();
+    assert_eq!(
+        lines,
+        [
+            (1, vec!["2e3d".to_string(), "4a3b".to_string()]),
+            (2, vec!["1e2e".to_string()])
+        ]
+    );
+    // A new game forgets them.
+    board
+        .new_game(new_game(Player::Human, Player::Human))
+        .unwrap();
+    board.take_commands();
+    assert_eq!(board.catch_up().len(), 1);
+}
+
+#[test]
+fn the_final_mate_is_evaluated_and_a_resigned_game_stays_over() {
+    let mut board = Board::new(Vec::new());
+    let mut game = new_game(Player::Human, Player::Human);
+    game.sfen = Some("4k/5/2G2/5/K4 b G 1".to_string());
+    board.new_game(game).unwrap();
+    let state = board.play_move("G*2b").unwrap();
+    let result = state.result.expect("mate");
+    assert_eq!(result.reason, "checkmate");
+    let eval = state.evals[1].expect("the mated position has its evaluation");
+    assert_eq!((eval.mate, eval.win), (Some(0), 1.0), "sente has mated");
+
+    let mut board = Board::new(Vec::new());
+    board
+        .new_game(new_game(Player::Human, Player::Engine))
+        .unwrap();
+    board.play_move("2e3d").unwrap();
+    board.take_commands();
+    board.resign().unwrap();
+    let error = board.undo().unwrap_err();
+    assert!(error.contains("over"), "{error}");
+    let state = board.state();
+    assert_eq!(state.result.map(|r| r.reason), Some("resignation"));
+    assert_eq!(state.ply, 1);
 }

@@ -4,7 +4,7 @@
 //! local transport (`web/page/modules/transport-local.js`) is the other half.
 //!
 //! A call: `{"call": NAME, …}` with NAME `state`, `move` {move}, `new` {game: NewGame},
-//! `undo`, `resign`, `goto` {node}, `analysis` {on, multipv}, `mate` {movetime_ms},
+//! `catch_up`, `undo`, `resign`, `goto` {node}, `analysis` {on, multipv}, `mate` {movetime_ms},
 //! `preview` {node, moves}, `load_record` {bytes, format}, `save_record` {format}, `tick`, or
 //! `report` {role, serial, report}. The answer: `{"ok": VALUE}` or `{"error": TEXT,
 //! "status": 400 | 409}`, with `"commands": [...]` in both (the core's `Command`s).
@@ -20,6 +20,8 @@ pub const MAX_RECORD_BYTES: usize = 256 * 1024;
 #[serde(tag = "call", rename_all = "snake_case", deny_unknown_fields)]
 enum Call {
     State,
+    /// What a page that starts listening is sent first: the state, then the searches' lines.
+    CatchUp,
     Move {
         #[serde(rename = "move")]
         mv: String,
@@ -132,6 +134,7 @@ impl BoardHost {
         let board = &mut self.board;
         let state = match call {
             Call::State => Ok(board.state()),
+            Call::CatchUp => return Ok(to_json(board.catch_up())),
             Call::Move { mv } => board.play_move(mv.trim()),
             Call::New { game } => board.new_game(game),
             Call::Undo => board.undo(),

@@ -23,6 +23,13 @@ function liveFor(node) {
   return entry;
 }
 
+// A new game: the reports kept belong to the old one.
+export function forgetReports() {
+  infoCache.clear();
+  live = { node: -1, source: null, lines: [], stats: null };
+  mateView = null;
+}
+
 // The cursor moved to the state's node: its reports, and no mate result of another node.
 export function followCursor(s) {
   if (live.node !== s.cursor) live = liveFor(s.cursor);
@@ -34,7 +41,10 @@ export function onInfo(info) {
   const entry = liveFor(info.node);
   const current = page.state && info.node === page.state.cursor;
   if (info.nodes !== undefined && info.nodes !== null && !(entry.source === 'analysis' && info.source !== 'analysis')) {
-    entry.stats = info;
+    // A progress report may leave out a number (nodes/s): the last one given stands.
+    const kept = entry.stats && entry.stats.source === info.source ? entry.stats : {};
+    entry.stats = { ...kept };
+    for (const [key, value] of Object.entries(info)) if (value !== null && value !== undefined) entry.stats[key] = value;
   }
   if (!info.pv || !info.pv.length || !info.score) {  // a progress report: numbers only
     if (current) scheduleLive();
@@ -75,7 +85,7 @@ export function onMate(mate) {
   if (mate.result === 'mate') {
     const pv = mate.pv || [];
     const moves = pv.map((_, i) => pvText(mate, i));
-    text = `${t('mateFound')} (${pv.length}${t('plies')}): ${moves.join(' ')}`;
+    text = `${t('mateFound')} (${t('plies')(pv.length)}): ${moves.join(' ')}`;
   } else if (mate.result === 'nomate') text = t('noMate');
   else if (mate.result === 'timeout') text = t('mateTimeout');
   else text = t('mateNA');
@@ -97,6 +107,7 @@ function senteView(info) {
 
 function scoreText(ev) {
   if (!ev) return '–';
+  if (ev.mate === 0) return t('mated')(ev.win >= 0.5 ? 'sente' : 'gote');  // the game's end
   if (ev.mate !== null && ev.mate !== undefined) {
     const n = ev.mate;
     return lang === 'ja' ? `${n >= 0 ? '+' : '-'}${t('mateIn')}${Math.abs(n)}` : `${n >= 0 ? '+' : '-'}M${Math.abs(n)}`;
@@ -161,8 +172,10 @@ export function renderAnalysis() {
 // State.
 function currentEval() {
   const s = page.state;
+  const kept = (s.evals && s.evals[s.ply]) || null;
+  if (kept && kept.mate === 0) return kept;  // the rules' verdict: no search says more
   if (live.node === s.cursor && live.lines[0]) return senteView(live.lines[0]);
-  return (s.evals && s.evals[s.ply]) || null;
+  return kept;
 }
 
 export function renderEval() {

@@ -18,7 +18,7 @@ export const TEXT = {
     mateNA: 'この局面では詰み探索できません', opponentThinks: '相手の読み', analysisSrc: '検討',
     variation: '変化', engineError: 'エンジンのエラー', langButton: 'English',
     byoyomi: '秒読み', mateIn: '詰',
-    noHand: '持駒なし', winGraph: '☗先手の勝率', plies: '手',
+    noHand: '持駒なし', winGraph: '☗先手の勝率', plies: (n) => `${n}手`, mated: (winner) => (winner === 'sente' ? '☗詰み' : '☖詰み'),
     wins: (side) => `${side === 'sente' ? '☗先手' : '☖後手'}の勝ち`,
     draw: '引き分け',
     reasons: {
@@ -43,7 +43,7 @@ export const TEXT = {
     mateNA: 'Mate search not available here', opponentThinks: 'Opponent thinks', analysisSrc: 'Analysis',
     variation: 'Variation', engineError: 'Engine error', langButton: '日本語',
     byoyomi: 'byoyomi', mateIn: 'M',
-    noHand: 'no pieces in hand', winGraph: 'Sente win %', plies: ' plies',
+    noHand: 'no pieces in hand', winGraph: 'Sente win %', plies: (n) => (n === 1 ? '1 ply' : `${n} plies`), mated: (winner) => (winner === 'sente' ? '☗ mates' : '☖ mates'),
     wins: (side) => `${side === 'sente' ? 'Sente' : 'Gote'} wins`,
     draw: 'Draw',
     reasons: {

@@ -10,7 +10,7 @@ import { connect, request, showError, watchForMissedStates } from './session.js'
 import { httpTransport } from './transport-http.js';
 import { buildBoard, closePreview, renderBoard, setupBoard } from './board.js';
 import { navigate, renderMoves, setupMoves } from './moves.js';
-import { followCursor, onInfo, onMate, renderAnalysis, renderEval, renderGraph, setupAnalysis } from './analysis.js';
+import { followCursor, forgetReports, onInfo, onMate, renderAnalysis, renderEval, renderGraph, setupAnalysis } from './analysis.js';
 import { renderPlayers, startClockTicks } from './clocks.js';
 import { renderStatus } from './status.js';
 import { renderTools, setupDialogs } from './dialogs.js';
@@ -23,7 +23,10 @@ function setState(s) {
   if (shown && typeof s.version === 'number' && typeof shown.version === 'number' && s.version < shown.version) return;
   page.state = s;
   page.stateAt = performance.now();
-  const moved = !shown || shown.cursor !== s.cursor || shown.sfen !== s.sfen;
+  // Another game (a new one, a record, a move taken back): node numbers start again, and
+  // what the engines said of the old game's nodes is not about this one.
+  if (shown && shown.game !== s.game) forgetReports();
+  const moved = !shown || shown.cursor !== s.cursor || shown.sfen !== s.sfen || shown.game !== s.game;
   if (moved) {
     page.selected = null;
     closePreview();

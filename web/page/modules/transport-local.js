@@ -256,7 +256,8 @@ export async function localTransport(options = {}) {
 
     subscribe(newHandlers) {
       handlers = newHandlers;
-      deliver('state', run({ call: 'state' }));
+      // The state first, then the lines of searches under way.
+      for (const event of run({ call: 'catch_up' })) deliver(event.name, event.data);
     },
 
     /** Ends the engines and the clock (tests; a page just closes). */
