@@ -791,3 +791,84 @@ fn a_page_that_comes_late_sees_the_analysis_and_the_last_page_gone_stops_it() {
         s["analysis"]["on"] == false
     });
 }
+
+#[test]
+fn requests_from_another_page_are_refused() {
+    let client = Client::start(&[]);
+    client.new_game(two_people());
+    let post = |origin: &str| {
+        Client::answer(
+            client
+                .agent
+                .post(client.url("/api/move"))
+                .header("X-Token", &client.server.token)
+                .header("Origin", origin)
+                .header("Content-Type", "application/json")
+                .send(json!({"move": "2e3d"}).to_string().as_bytes()),
+        )
+    };
+    for origin in [
+        "http://evil.example".to_string(),
+        "null".to_string(),
+        format!("http://127.0.0.1:{}", client.server.port + 1),
+    ] {
+        let answer = post(&origin);
+        assert_eq!(answer.status, 403, "Origin {origin}: {}", answer.text());
+    }
+    assert_eq!(client.state()["ply"], 0, "refused requests change nothing");
+    let answer = post(&format!("http://127.0.0.1:{}", client.server.port));
+    assert_eq!(answer.status, 200, "{}", answer.text());
+    assert_eq!(client.state()["ply"], 1);
+}
+
+#[test]
+fn listening_on_all_addresses_accepts_only_this_machines_names() {
+    let client = Client::start(&["--listen", "0.0.0.0", "--allow-host", "board.example"]);
+    let status = |host: &str| {
+        Client::answer(
+            client
+                .agent
+                .get(client.url("/api/state"))
+                .header("X-Token", &client.server.token)
+                .header("Host", host)
+                .call(),
+        )
+        .status
+    };
+    let port = client.server.port;
+    // TEST-NET-3: an address no machine here has.
+    assert_eq!(status(&format!("203.0.113.7:{port}")), 403);
+    assert_eq!(status(&format!("evil.example:{port}")), 403);
+    assert_eq!(status(&format!("127.0.0.1:{port}")), 200);
+    assert_eq!(status(&format!("board.example:{port}")), 200);
+}
+
+#[test]
+fn a_body_that_never_comes_is_answered_within_seconds() {
+    use std::io::{Read, Write};
+    let client = Client::start(&[]);
+    let port = client.server.port;
+    let mut socket = std::net::TcpStream::connect(("127.0.0.1", port)).unwrap();
+    socket
+        .set_read_timeout(Some(Duration::from_secs(20)))
+        .unwrap();
+    write!(
+        socket,
+        "POST /api/move HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nX-Token: {}\r\n\
+         Content-Type: application/json\r\nContent-Length: 100000\r\n\r\n{{\"mo",
+        client.server.token
+    )
+    .unwrap();
+    let started = Instant::now();
+    let mut answer = Vec::new();
+    // The server answers (408) and closes, or just closes; either way within seconds.
+    let _ = socket.read_to_end(&mut answer);
+    let waited = started.elapsed();
+    assert!(waited < Duration::from_secs(15), "waited {waited:?}");
+    let answer = String::from_utf8_lossy(&answer);
+    assert!(
+        answer.is_empty() || answer.starts_with("HTTP/1.1 408"),
+        "{answer}"
+    );
+    assert_eq!(client.state()["ply"], 0);
+}

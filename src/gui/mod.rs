@@ -8,6 +8,7 @@
 
 pub mod app;
 pub mod engine;
+pub mod hosts;
 pub mod server;
 
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
@@ -27,6 +28,10 @@ pub struct GuiArgs {
     /// lets other machines in (each request still needs the token).
     #[arg(long, default_value = "127.0.0.1")]
     pub listen: IpAddr,
+    /// A name other machines reach this one by (`--listen` on another address): requests
+    /// must name the server by an address of this machine or such a name; repeatable.
+    #[arg(long = "allow-host", value_name = "NAME")]
+    pub allow_hosts: Vec<String>,
     /// Print the URL but do not open a browser.
     #[arg(long)]
     pub no_open: bool,
@@ -116,7 +121,11 @@ async fn serve(args: &GuiArgs, specs: Vec<EngineSpec>) -> Result<(), String> {
     let server = server::Server {
         app: app.clone(),
         token: token.clone(),
-        port: local.port(),
+        hosts: std::sync::Arc::new(hosts::AllowedHosts::new(
+            args.listen,
+            local.port(),
+            &args.allow_hosts,
+        )),
     };
     let url = server::page_url(
         if local.ip().is_unspecified() {

@@ -23,10 +23,13 @@ use tokio_stream::wrappers::BroadcastStream;
 use minishogi_board::{NewGame, record_format};
 
 use super::app::App;
+use super::hosts::AllowedHosts;
 use crate::records;
 
 /// The largest request body: a record of 2,000 moves in KIF is about 100 KB.
 pub const MAX_BODY_BYTES: usize = 256 * 1024;
+/// How long a request's body may take to arrive.
+const BODY_TIMEOUT: Duration = Duration::from_secs(5);
 
 const PAGE: &str = include_str!("../../web/page/index.html");
 
@@ -76,8 +79,8 @@ fn asset(path: &str) -> Option<(&'static str, &'static str)> {
 pub struct Server {
     pub app: Arc<App>,
     pub token: String,
-    /// The port the server listens on, for the `Host` check.
-    pub port: u16,
+    /// The `Host` names that are this server's.
+    pub hosts: Arc<AllowedHosts>,
 }
 
 /// The routes, behind the guard.
@@ -105,22 +108,6 @@ pub fn router(server: Server) -> Router {
 
 fn error(status: StatusCode, message: impl Into<String>) -> Response {
     (status, axum::Json(json!({"error": message.into()}))).into_response()
-}
-
-/// Whether `host` (a `Host` header) names this server: `localhost` or an IP address literal,
-/// with its port. A name that resolves here through someone's DNS (rebinding) does not.
-fn host_allowed(host: &str, port: u16) -> bool {
-    let Some((name, host_port)) = host.rsplit_once(':') else {
-        return false;
-    };
-    if host_port.parse::<u16>() != Ok(port) {
-        return false;
-    }
-    let name = name
-        .strip_prefix('[')
-        .and_then(|n| n.strip_suffix(']'))
-        .unwrap_or(name);
-    name.eq_ignore_ascii_case("localhost") || name.parse::<IpAddr>().is_ok()
 }
 
 /// Compares without stopping at the first difference, so that the time taken does not tell
@@ -160,11 +147,24 @@ async fn guard(State(server): State<Server>, request: Request, next: Next) -> Re
         .get(header::HOST)
         .and_then(|h| h.to_str().ok())
         .unwrap_or("");
-    if !host_allowed(host, server.port) {
+    if !server.hosts.allows(host) {
         return error(
             StatusCode::FORBIDDEN,
             format!("Host '{host}' is not this server's address"),
         );
+    }
+    // A browser names the page a request comes from: only this server's own page may ask.
+    if let Some(origin) = request.headers().get(header::ORIGIN) {
+        let own = format!("http://{host}");
+        if origin.to_str().ok() != Some(own.as_str()) {
+            return error(
+                StatusCode::FORBIDDEN,
+                format!(
+                    "a request from another page ({}) is refused",
+                    String::from_utf8_lossy(origin.as_bytes())
+                ),
+            );
+        }
     }
     let public = request.method() == Method::GET && asset(request.uri().path()).is_some();
     if !public {
@@ -173,6 +173,30 @@ async fn guard(State(server): State<Server>, request: Request, next: Next) -> Re
             _ => return error(StatusCode::FORBIDDEN, "missing or wrong token"),
         }
     }
+    // The body, whole, within a short time: a request that declares one and sends nothing
+    // must not hold a connection (and its memory) open.
+    let (parts, body) = request.into_parts();
+    let body = match tokio::time::timeout(BODY_TIMEOUT, axum::body::to_bytes(body, MAX_BODY_BYTES))
+        .await
+    {
+        Ok(Ok(bytes)) => bytes,
+        Ok(Err(_)) => {
+            return error(
+                StatusCode::PAYLOAD_TOO_LARGE,
+                format!("the request body is over {MAX_BODY_BYTES} bytes or broken off"),
+            );
+        }
+        Err(_) => {
+            return error(
+                StatusCode::REQUEST_TIMEOUT,
+                format!(
+                    "the request body did not come within {} s",
+                    BODY_TIMEOUT.as_secs()
+                ),
+            );
+        }
+    };
+    let request = Request::from_parts(parts, axum::body::Body::from(body));
     let mut response = next.run(request).await;
     let headers = response.headers_mut();
     headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
@@ -407,18 +431,6 @@ pub fn page_url(addr: SocketAddr, token: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn only_this_servers_address_is_a_valid_host() {
-        assert!(host_allowed("127.0.0.1:8080", 8080));
-        assert!(host_allowed("localhost:8080", 8080));
-        assert!(host_allowed("[::1]:8080", 8080));
-        assert!(host_allowed("192.168.1.5:8080", 8080));
-        assert!(!host_allowed("127.0.0.1:8081", 8080));
-        assert!(!host_allowed("evil.example:8080", 8080));
-        assert!(!host_allowed("127.0.0.1", 8080));
-        assert!(!host_allowed("", 8080));
-    }
 
     #[test]
     fn tokens_compare_whole() {
