@@ -27,6 +27,9 @@ enum Command {
     Ttd(engine::tools::ttd::TtdArgs),
     /// Draw positions with pieces in hand from played games (for `engine ttd`).
     SamplePositions(engine::tools::ttd::SampleArgs),
+    /// Fit the curve from the search's score to the game's result on datagen shards, and
+    /// score the curves in use (the engine's, lishogi's, lichess's, ShogiHome's) against it.
+    Winrate(engine::tools::winrate::WinrateArgs),
     /// Convert a game record: KIF (.kif Shift_JIS, .kifu UTF-8), CSA, USI position line.
     Convert(engine::tools::convert::ConvertArgs),
     /// A USI engine that plays uniformly random legal moves (a baseline opponent).
@@ -61,6 +64,7 @@ fn main() -> ExitCode {
         Command::Scale(args) => engine::tools::scale::run(&args),
         Command::Ttd(args) => engine::tools::ttd::run(&args),
         Command::SamplePositions(args) => engine::tools::ttd::run_sample(&args),
+        Command::Winrate(args) => engine::tools::winrate::run(&args),
         Command::Convert(args) => engine::tools::convert::run(&args),
         Command::Random(args) => engine::matches::cli::run_random(&args).map_err(|e| e.to_string()),
         Command::Pretrain(args) => engine::train::pretrain::run(&args).map(|_| ()),

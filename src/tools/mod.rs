@@ -5,3 +5,4 @@ pub mod convert;
 pub mod plot;
 pub mod scale;
 pub mod ttd;
+pub mod winrate;

@@ -26,7 +26,7 @@ use super::rng::Rng;
 use super::space::Space;
 use super::spsa::{SpsaConfig, SpsaState};
 use crate::eval::classical::{self, params};
-use crate::eval::{ClassicalParams, EVAL_LIMIT, probability_from_cp};
+use crate::eval::{CP_PER_LOGIT, ClassicalParams, EVAL_LIMIT, probability_from_cp};
 use crate::fileio;
 use crate::plot::{Colour, Figure, Numbers, Panel, Point, Series};
 use crate::search::eval_params;
@@ -116,7 +116,8 @@ impl TexelData {
                     .map(|&(j, c)| f64::from(c) * values[usize::from(j)])
                     .sum();
                 let limit = f64::from(EVAL_LIMIT);
-                let p = 1.0 / (1.0 + (-eval.clamp(-limit, limit) / 600.0).exp());
+                // The search's scale, as `probability_from_cp` (in f64: the sum runs over 100,000s).
+                let p = 1.0 / (1.0 + (-eval.clamp(-limit, limit) / f64::from(CP_PER_LOGIT)).exp());
                 let d = p - f64::from(self.targets[i]);
                 d * d
             })

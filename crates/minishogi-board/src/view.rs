@@ -237,11 +237,37 @@ pub struct MateEvent {
     pub pv_en: Vec<String>,
 }
 
-/// The win probability of a score on the engine's scale, from the same side's view.
+/// The win probability of a score, from the same side's view: the curve fitted on the
+/// engine's games (`eval::win_probability_of_cp`, docs/winrate.md); a mate is certain.
 pub fn win_probability(score: Score) -> f32 {
     match score {
-        Score::Cp(cp) => minishogi_engine::eval::probability_from_cp(cp as f32),
+        Score::Cp(cp) => minishogi_engine::eval::win_probability_of_cp(cp as f32),
         Score::Mate(m) if m > 0 => 1.0,
         Score::Mate(_) => 0.0,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use minishogi_engine::eval;
+
+    /// The bar and the graph read a score by the curve fitted on the engine's games, not by the
+    /// search's 600 cp a logit.
+    #[test]
+    fn a_score_reads_by_the_fitted_curve() {
+        for cp in [-2000, -300, 0, 1, 500, 4000] {
+            assert_eq!(
+                win_probability(Score::Cp(cp)),
+                eval::win_probability_of_cp(cp as f32)
+            );
+        }
+        assert!((win_probability(Score::Cp(500)) - 0.7311).abs() < 1e-4);
+        assert_ne!(
+            win_probability(Score::Cp(500)),
+            eval::probability_from_cp(500.0)
+        );
+        assert_eq!(win_probability(Score::Mate(3)), 1.0);
+        assert_eq!(win_probability(Score::Mate(-2)), 0.0);
     }
 }

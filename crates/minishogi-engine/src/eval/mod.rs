@@ -49,6 +49,21 @@ pub fn probability_from_cp(cp: f32) -> f32 {
     1.0 / (1.0 + (-cp / CP_PER_LOGIT).exp())
 }
 
+/// Centipawns per logit of the curve that turns a search score into the expected result of
+/// the side to move (win 1, draw ½): the scale `engine winrate` fitted on the shipped
+/// network's own games, 500 (docs/winrate.md). Its scores mean more than [`CP_PER_LOGIT`]'s
+/// 600 says: 500 cp win 73%, not 70%. The search, the network and its training keep 600 (their
+/// shared unit, which changing would change every score); what shows a score as a winning
+/// chance — the board's bar and graph, the `eval` lines — reads it through this curve alone.
+pub const RESULT_CP_SCALE: f32 = 500.0;
+
+/// The expected result of the side to move for a search score of `cp`, by the fitted curve
+/// `1/(1 + e^(−cp/RESULT_CP_SCALE))`.
+#[inline]
+pub fn win_probability_of_cp(cp: f32) -> f32 {
+    1.0 / (1.0 + (-cp / RESULT_CP_SCALE).exp())
+}
+
 /// Position evaluation for the search.
 pub trait Evaluator: Send + Sync {
     /// Win probability of the side to move, in (0, 1).
@@ -114,5 +129,23 @@ mod tests {
         assert_eq!(cp_from_logit(-1e9), -EVAL_LIMIT);
         assert_eq!(cp_from_logit(f32::NAN), 0);
         assert!((probability_from_cp(659.0) - 0.75).abs() < 1e-3);
+    }
+
+    #[test]
+    fn the_result_curve_is_the_fitted_logistic() {
+        assert_eq!(win_probability_of_cp(0.0), 0.5);
+        // One unit of its logit at 500 cp: σ(1) = 0.7311, where the search's scale says 0.6971.
+        assert!((win_probability_of_cp(500.0) - 0.731_058_6).abs() < 1e-6);
+        assert!((probability_from_cp(500.0) - 0.697_059).abs() < 1e-6);
+        for cp in [-3000.0, -700.0, -1.0, 1.0, 250.0, 9000.0] {
+            let (p, q) = (win_probability_of_cp(cp), win_probability_of_cp(-cp));
+            assert!((p + q - 1.0).abs() < 1e-6, "{cp}: {p} + {q}");
+            // Steeper than the search's scale: further from ½ at every score.
+            assert!(
+                (p - 0.5).abs() > (probability_from_cp(cp) - 0.5).abs(),
+                "{cp}"
+            );
+        }
+        assert!(win_probability_of_cp(9000.0) > 0.9999);
     }
 }

@@ -23,7 +23,7 @@ pub use network::{Activation, Dense, Network, ShapeError, sigmoid};
 pub use quant::{QuantNet, QuantPathState};
 pub use weights::{WeightsError, load_from_path, save_to_path};
 
-use crate::eval::{CP_PER_LOGIT, cp_from_logit};
+use crate::eval::{CP_PER_LOGIT, cp_from_logit, win_probability_of_cp};
 use crate::shogi::Position;
 use std::fmt::Write as _;
 use std::ops::Range;
@@ -222,13 +222,17 @@ pub fn eval_report(net: &Network, pos: &Position) -> String {
     let f = Features::of_set(net.feature_set(), pos);
     let x = f.to_f32();
     let z = net.logit(&x);
-    let p = sigmoid(z);
+    let cp = cp_from_logit(z);
     let mut out = String::new();
+    // The sigmoid of the logit is on the search's scale (600 cp a logit, what the network was
+    // trained to); the winning chance is the fitted curve's of the cp.
     let _ = writeln!(
         out,
-        "side to move: {:?}\nwin probability: {p:.4}\ncp: {}\nnetwork: {:?} {}",
+        "side to move: {:?}\nwin probability: {:.4}\ncp: {cp}\nnetwork output: {:.4} \
+         (sigmoid of the logit; cp = {CP_PER_LOGIT} · logit)\nnetwork: {:?} {}",
         pos.side_to_move(),
-        cp_from_logit(z),
+        win_probability_of_cp(cp as f32),
+        sigmoid(z),
         net.sizes(),
         net.hidden_activation().name()
     );
@@ -294,7 +298,13 @@ mod tests {
         let x = Features::from_position(&pos).to_f32();
         let p = net.predict(&x);
         assert!(
-            report.contains(&format!("win probability: {p:.4}")),
+            report.contains(&format!("network output: {p:.4} ")),
+            "{report}"
+        );
+        let cp = cp_from_logit(net.logit(&x));
+        let win = win_probability_of_cp(cp as f32);
+        assert!(
+            report.contains(&format!("win probability: {win:.4}\n")),
             "{report}"
         );
         assert!(
@@ -309,7 +319,7 @@ mod tests {
             .unwrap();
         assert!(line.contains("+0 cp") || line.contains("-0 cp"), "{line}");
         assert!(line.contains("(0 active)"), "{line}");
-        assert_eq!(report.lines().count(), 5 + 17);
+        assert_eq!(report.lines().count(), 6 + 17);
     }
 
     #[test]

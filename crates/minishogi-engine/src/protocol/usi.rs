@@ -25,7 +25,7 @@ use std::sync::Arc;
 use std::thread;
 
 use crate::bench;
-use crate::eval::Evaluator;
+use crate::eval::{Evaluator, win_probability_of_cp};
 use crate::fileio;
 use crate::mcts::MctsParams;
 use crate::mcts::policy::MovePolicy;
@@ -491,10 +491,10 @@ impl Session {
 
     fn eval(&self) {
         let pos = self.game.position();
+        let cp = self.evaluator.evaluate_cp(pos);
         self.out.line(&format!(
-            "eval: {} cp, win probability {:.4} for {} (side to move), by {}",
-            self.evaluator.evaluate_cp(pos),
-            self.evaluator.win_probability(pos),
+            "eval: {cp} cp, win probability {:.4} for {} (side to move), by {}",
+            win_probability_of_cp(cp as f32),
             color_name(pos.side_to_move()),
             self.evaluator_description
         ));
