@@ -872,3 +872,51 @@ fn a_body_that_never_comes_is_answered_within_seconds() {
     );
     assert_eq!(client.state()["ply"], 0);
 }
+
+#[test]
+fn a_review_judges_every_move_of_the_line() {
+    let client = Client::start(&[]);
+    client.new_game(two_people());
+    // Sente's third move leaves a mate in one (gote's bishop...) or not: whatever the engine
+    // finds, every move is judged, and a move into a mate is marked.
+    for mv in ["2e3d", "4a3b", "3d2e", "3b2c"] {
+        client.play(mv);
+    }
+    let state = client.ok("/api/review", json!({"nodes": 3000}));
+    assert_eq!(state["review"]["total"], 5);
+    assert_eq!(state["analysis"]["on"], false);
+    assert_eq!(
+        client.post("/api/analysis", json!({"on": true})).status,
+        400,
+        "the analyser is busy with the review"
+    );
+    let state = client.wait_for("the review", Duration::from_secs(30), |s| {
+        s["review"]["done"] == true
+    });
+    let moves = state["review"]["moves"].as_array().unwrap();
+    assert_eq!(moves.len(), 4);
+    for (i, m) in moves.iter().enumerate() {
+        assert_eq!(m["mover"], if i % 2 == 0 { "sente" } else { "gote" });
+        assert!(m["loss"].as_f64().unwrap() >= 0.0);
+        let best = m["best"].as_str().expect("a better move");
+        assert!(
+            m["best_en"].as_str().is_some_and(|b| !b.is_empty()),
+            "{best}"
+        );
+    }
+    let accuracy = &state["review"]["accuracy"];
+    for side in ["sente", "gote"] {
+        let a = accuracy[side].as_f64().unwrap();
+        assert!((0.0..=100.0).contains(&a), "{side}: {a}");
+    }
+    // The evaluations the review found draw the graph.
+    assert!(
+        state["evals"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|e| !e.is_null()),
+        "{state}"
+    );
+    assert_eq!(client.post("/api/review", json!({"nodes": 5})).status, 400);
+}

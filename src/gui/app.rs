@@ -184,6 +184,11 @@ impl App {
         Self::answer(self.run(|b| b.mate_search(movetime_ms)))
     }
 
+    /// A review of the line through the cursor, `nodes` a position.
+    pub fn review(&self, nodes: u64) -> Result<Value, String> {
+        Self::answer(self.run(|b| b.review(nodes)))
+    }
+
     /// The position after `moves` from `node`, for a page showing a line.
     pub fn preview(&self, node: usize, moves: &[String]) -> Result<Value, String> {
         Self::answer(self.lock().board.preview(node, moves))

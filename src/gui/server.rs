@@ -97,6 +97,7 @@ pub fn router(server: Server) -> Router {
         .route("/api/goto", post(goto))
         .route("/api/analysis", post(analysis))
         .route("/api/mate", post(mate))
+        .route("/api/review", post(review))
         .route("/api/preview", post(preview))
         .route("/api/record", post(load_record).get(save_record))
         .route("/api/events", get(events))
@@ -343,6 +344,25 @@ struct PreviewRequest {
 async fn preview(State(server): State<Server>, body: Bytes) -> Response {
     match parse_body::<PreviewRequest>(&body) {
         Ok(request) => answer(server.app.preview(request.node, &request.moves)),
+        Err(message) => error(StatusCode::BAD_REQUEST, message),
+    }
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ReviewRequest {
+    #[serde(default = "default_review_nodes")]
+    nodes: u64,
+}
+
+/// A review's default budget: about 0.1 s a position on one core natively.
+fn default_review_nodes() -> u64 {
+    100_000
+}
+
+async fn review(State(server): State<Server>, body: Bytes) -> Response {
+    match parse_body::<ReviewRequest>(&body) {
+        Ok(request) => answer(server.app.review(request.nodes)),
         Err(message) => error(StatusCode::BAD_REQUEST, message),
     }
 }

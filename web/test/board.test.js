@@ -126,3 +126,17 @@ test('board: the clocks run in the page: the engine moves on its clock, a flag f
   assert.deepEqual([over.result.winner, over.result.reason], ['sente', 'time']);
   assert.equal(over.ply, 1);
 });
+
+test('board: a review in the page: every position searched by the worker, every move judged', async (t) => {
+  const { transport, until } = await open(t);
+  await transport.request('new', { sente: 'human', gote: 'human' });
+  for (const move of ['2e3d', '4a3b', '3d2e']) await transport.request('move', { move });
+  const started = await transport.request('review', { nodes: 2000 });
+  assert.equal(started.review.total, 4);
+  const done = await until('state', (s) => s.review && s.review.done, 30000);
+  assert.equal(done.review.moves.length, 3);
+  assert.deepEqual(done.review.moves.map((m) => m.mover), ['sente', 'gote', 'sente']);
+  for (const m of done.review.moves) assert.ok(m.loss >= 0 && typeof m.best_ja === 'string');
+  assert.ok(done.review.accuracy.sente >= 0 && done.review.accuracy.gote <= 100);
+  await assert.rejects(transport.request('review', { nodes: 5 }), (e) => e.status === 400);
+});

@@ -14,6 +14,7 @@ use crate::clock::{Clock, ClockSettings};
 use crate::notation;
 use crate::port::{Command, Job, Purpose, Report, Role};
 use crate::records::{self, Ending, Record};
+use crate::review::ReviewRun;
 use crate::session::{Ended, Session, Slot};
 use crate::shogi::{Color, EndReason, GameStatus, Position};
 use crate::tree::Tree;
@@ -102,6 +103,7 @@ impl Board {
                 analysis_on: false,
                 multipv: 1,
                 analysing: None,
+                review: None,
                 lines: Vec::new(),
                 evals: HashMap::new(),
                 error: None,
@@ -302,6 +304,9 @@ impl Board {
             return Err(format!("multipv {multipv}: 1 to {MAX_MULTIPV}"));
         }
         self.change(|s| {
+            if on && s.review.as_ref().is_some_and(|r| !r.done()) {
+                return Err("a review is under way".to_string());
+            }
             if s.multipv != multipv {
                 s.multipv = multipv;
                 if s.analyser.is_some() {
@@ -323,12 +328,57 @@ impl Board {
         })
     }
 
+    /// Reviews the line through the cursor: the analyser searches each of its positions for
+    /// `nodes` nodes, from the start; the state's `review` tells each move's loss, mark and
+    /// the better move as they come, and each side's accuracy at the end. Analysis stops
+    /// meanwhile; a change of the line (a move, a new game) ends the review.
+    pub fn review(&mut self, nodes: u64) -> Result<State, String> {
+        if !(100..=100_000_000).contains(&nodes) {
+            return Err(format!(
+                "review: {nodes} nodes a position: 100 to 100,000,000"
+            ));
+        }
+        self.change(|s| {
+            let line: Vec<usize> = std::iter::once(0).chain(s.tree.line()).collect();
+            if line.len() < 2 {
+                return Err("no move to review".to_string());
+            }
+            if s.analysis_on && s.analyser.is_some() {
+                s.send(Role::Analyser, Job::Stop);
+            }
+            s.analysis_on = false;
+            s.analysing = None;
+            let mut run = ReviewRun::new(s.game_id, line, nodes);
+            // Where the rules decided the game, the last position needs no search.
+            let mut game = crate::shogi::Game::new(s.tree.start().clone());
+            for mv in s.tree.line_moves() {
+                let _ = game.play(mv);
+            }
+            let mover_lost = |winner: Color| winner != game.position().side_to_move();
+            run.found[run.nodes.len() - 1] = match game.status() {
+                GameStatus::Win { winner, .. } if mover_lost(winner) => {
+                    Some((Score::Mate(-1), None))
+                }
+                GameStatus::Win { .. } => Some((Score::Mate(1), None)),
+                GameStatus::Draw(_) => Some((Score::Cp(0), None)),
+                GameStatus::Ongoing => None,
+            };
+            s.review = Some(run);
+            ensure_analyser(s);
+            send_review_job(s);
+            Ok(())
+        })
+    }
+
     /// A mate search from the cursor's position on the analysing engine.
     pub fn mate_search(&mut self, movetime_ms: u64) -> Result<State, String> {
         if !(100..=600_000).contains(&movetime_ms) {
             return Err(format!("movetime {movetime_ms} ms: 100 ms to 10 minutes"));
         }
         self.change(|s| {
+            if s.review.as_ref().is_some_and(|r| !r.done()) {
+                return Err("a review is under way".to_string());
+            }
             let node = s.tree.cursor();
             let position = s.position_line();
             ensure_analyser(s);
@@ -450,6 +500,12 @@ impl Board {
     /// Brings the engines and clocks in line with the session.
     fn settle(&mut self) {
         let s = &mut self.session;
+        // A review is of one line of one game: another line ends it.
+        if let Some(run) = &s.review
+            && (run.game != s.game_id || !run.nodes[1..].iter().copied().eq(s.tree.line()))
+        {
+            s.review = None;
+        }
         let node = s.tree.cursor();
         let side = s.tree.position().side_to_move();
         let game_on = s.game_over_reason().is_none() && s.tree.at_line_end();
@@ -547,6 +603,11 @@ impl Board {
                 let Some(pos) = s.tree.node(node).map(|_| s.position_at(node)) else {
                     return;
                 };
+                if let (Purpose::Review { .. }, Some(run), Some(score), 1, None) =
+                    (purpose, &mut s.review, info.score, info.multipv, info.bound)
+                {
+                    run.last_score = Some(score);
+                }
                 let side = pos.side_to_move();
                 if let (Some(score), Some(depth), 1) = (info.score, info.depth, info.multipv)
                     && info.bound.is_none()
@@ -584,6 +645,23 @@ impl Board {
                 }
                 s.commands
                     .push(Command::Event(Event::Info(Box::new(event))));
+            }
+            Report::BestMove {
+                purpose: Purpose::Review { game, node },
+                token,
+            } => {
+                let Some(run) = s.review.as_mut().filter(|r| r.game == game) else {
+                    return;
+                };
+                let Some(index) = run.current.filter(|&i| run.nodes[i] == node) else {
+                    return;
+                };
+                let score = run.last_score.take().unwrap_or(Score::Cp(0));
+                let best = (token != "resign" && token != "win").then_some(token);
+                run.found[index] = Some((score, best));
+                run.current = None;
+                send_review_job(s);
+                self.publish();
             }
             Report::BestMove { purpose, token } => {
                 let Purpose::Play { game, node } = purpose else {
@@ -660,6 +738,7 @@ impl Board {
                     Role::Analyser => {
                         s.analysing = None;
                         s.analysis_on = false;
+                        s.review = None;
                     }
                 }
                 self.publish();
@@ -679,6 +758,25 @@ fn start_engine(s: &mut Session, role: Role, options: Vec<(String, String)>) {
         options: options.clone(),
     });
     *s.slot(role) = Some(Slot { serial, options });
+}
+
+/// The review's next search, if a position is left.
+fn send_review_job(s: &mut Session) {
+    let Some(run) = &mut s.review else { return };
+    let Some(index) = run.next() else { return };
+    run.current = Some(index);
+    run.last_score = None;
+    let node = run.nodes[index];
+    let moves: Vec<_> = s.tree.line_moves().into_iter().take(index).collect();
+    let job = Job::Search {
+        position: records::usi::position_command(s.tree.start(), &moves),
+        go: run.go.clone(),
+        purpose: Purpose::Review {
+            game: run.game,
+            node,
+        },
+    };
+    s.send(Role::Analyser, job);
 }
 
 fn ensure_opponent(s: &mut Session) {

@@ -18,6 +18,7 @@ mod board;
 pub mod clock;
 pub mod notation;
 pub mod port;
+pub mod review;
 mod session;
 pub mod tree;
 pub mod view;

@@ -29,6 +29,8 @@ pub enum Purpose {
     Analyse { game: u64, node: usize },
     /// A mate search from `node` of game `game`.
     Mate { game: u64, node: usize },
+    /// One position of a review of game `game`'s line.
+    Review { game: u64, node: usize },
 }
 
 impl Purpose {
@@ -37,7 +39,8 @@ impl Purpose {
         match self {
             Purpose::Play { game, .. }
             | Purpose::Analyse { game, .. }
-            | Purpose::Mate { game, .. } => game,
+            | Purpose::Mate { game, .. }
+            | Purpose::Review { game, .. } => game,
         }
     }
 
@@ -46,7 +49,8 @@ impl Purpose {
         match self {
             Purpose::Play { node, .. }
             | Purpose::Analyse { node, .. }
-            | Purpose::Mate { node, .. } => node,
+            | Purpose::Mate { node, .. }
+            | Purpose::Review { node, .. } => node,
         }
     }
 }

@@ -9,11 +9,12 @@ use crate::clock::Clock;
 use crate::notation;
 use crate::port::{Command, Job, Role};
 use crate::records;
+use crate::review::{self, ReviewRun};
 use crate::shogi::{Color, EndReason, GameStatus, Position};
 use crate::tree::Tree;
 use crate::view::{
-    AnalysisView, BoardView, ClockView, Eval, GameResult, InfoEvent, LineMove, Player, Players,
-    Side, State, win_probability,
+    Accuracy, AnalysisView, BoardView, ClockView, Eval, GameResult, InfoEvent, LineMove, Player,
+    Players, ReviewView, ReviewedMove, Side, State, win_probability,
 };
 use minishogi_engine::search::skill;
 
@@ -53,6 +54,8 @@ pub(super) struct Session {
     pub(super) multipv: u32,
     /// The node being analysed (or mate-searched), while one is.
     pub(super) analysing: Option<usize>,
+    /// The review of the line, while one runs and once done.
+    pub(super) review: Option<ReviewRun>,
     /// The latest line of each search running (by source, node and `multipv`), for a page
     /// that starts listening while it runs.
     pub(super) lines: Vec<InfoEvent>,
@@ -73,6 +76,7 @@ impl Session {
         self.thinking = None;
         // Node numbers start again: what ran for the old game is for the old game.
         self.analysing = None;
+        self.review = None;
         self.lines.clear();
         self.evals.clear();
         if self.opponent.is_some() {
@@ -288,6 +292,66 @@ impl Session {
                 multipv: s.multipv,
             },
             error: s.error.clone(),
+            review: s.review.as_ref().map(|run| s.review_view(run)),
+        }
+    }
+}
+
+impl Session {
+    /// What a review has found so far, as the pages are sent it.
+    fn review_view(&self, run: &ReviewRun) -> ReviewView {
+        let mut moves = Vec::new();
+        let mut wins = Vec::new(); // sente's win% at each node, while known from the start
+        let mut accuracies = [Vec::new(), Vec::new()];
+        for (i, found) in run.found.iter().enumerate() {
+            let Some((score, _)) = found else { break };
+            let side = self.position_at(run.nodes[i]).side_to_move();
+            let win = review::win_percent(*score);
+            wins.push(if side == Color::Sente {
+                win
+            } else {
+                100.0 - win
+            });
+            if i == 0 {
+                continue;
+            }
+            let Some((before, best)) = &run.found[i - 1] else {
+                break;
+            };
+            let judged = review::judge(*before, review::flip(*score));
+            let mover = side.flip();
+            accuracies[mover.index()].push((i - 1, judged.accuracy));
+            let position = self.position_at(run.nodes[i - 1]);
+            let best_move = best
+                .as_deref()
+                .and_then(|b| position.parse_usi_move(b).ok());
+            moves.push(ReviewedMove {
+                node: run.nodes[i],
+                mover: mover.into(),
+                loss: judged.loss,
+                mark: judged.mark,
+                best: best.clone(),
+                best_ja: best_move.map(|m| {
+                    let previous_to = self
+                        .tree
+                        .node(run.nodes[i - 1])
+                        .and_then(|n| n.mv)
+                        .map(|m| m.to());
+                    notation::ja(&position, m, previous_to)
+                }),
+                best_en: best_move.map(|m| notation::en(&position, m)),
+            });
+        }
+        let done = run.done();
+        ReviewView {
+            done,
+            searched: run.found.iter().filter(|f| f.is_some()).count(),
+            total: run.found.len(),
+            moves,
+            accuracy: done.then(|| Accuracy {
+                sente: review::game_accuracy(&wins, &accuracies[0]),
+                gote: review::game_accuracy(&wins, &accuracies[1]),
+            }),
         }
     }
 }

@@ -7,6 +7,7 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 
 use crate::clock::Clock;
+use crate::review::Mark;
 use crate::shogi::{Color, PieceKind, Position, Square};
 use crate::{Info, Score};
 
@@ -203,6 +204,41 @@ pub struct State {
     pub analysis: AnalysisView,
     /// The last engine error, for the page.
     pub error: Option<String>,
+    /// The review of the line, while one runs and once done.
+    pub review: Option<ReviewView>,
+}
+
+/// A review of the line: each move's loss and mark, the better move, each side's accuracy.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct ReviewView {
+    /// Whether every position has been searched.
+    pub done: bool,
+    pub searched: usize,
+    pub total: usize,
+    /// The moves judged so far, in the line's order.
+    pub moves: Vec<ReviewedMove>,
+    /// Once done: each side's accuracy (none for a side that made no move).
+    pub accuracy: Option<Accuracy>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct ReviewedMove {
+    /// The node the move led to.
+    pub node: usize,
+    pub mover: Side,
+    /// Win% points lost, on the fitted curve.
+    pub loss: f32,
+    pub mark: Option<Mark>,
+    /// The engine's best move where this one was played (USI and both notations).
+    pub best: Option<String>,
+    pub best_ja: Option<String>,
+    pub best_en: Option<String>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct Accuracy {
+    pub sente: Option<f32>,
+    pub gote: Option<f32>,
 }
 
 /// Where a search report came from.

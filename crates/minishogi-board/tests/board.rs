@@ -346,3 +346,95 @@ fn the_final_mate_is_evaluated_and_a_resigned_game_stays_over() {
     assert_eq!(state.result.map(|r| r.reason), Some("resignation"));
     assert_eq!(state.ply, 1);
 }
+
+#[test]
+fn a_review_searches_each_position_and_marks_the_blunder() {
+    let mut board = Board::new(Vec::new());
+    let mut serials = [0; 2];
+    board
+        .new_game(new_game(Player::Human, Player::Human))
+        .unwrap();
+    for mv in ["2e3d", "4a3b", "3d2e"] {
+        board.play_move(mv).unwrap();
+    }
+    board.goto(0).unwrap();
+    drain(&mut board, &mut serials);
+    let state = board.review(5000).unwrap();
+    let review = state.review.expect("a review under way");
+    assert_eq!((review.done, review.searched, review.total), (false, 0, 4));
+    // The engine's scores, from the side to move's view, position by position: sente's
+    // first move throws away 300 cp, gote's and sente's next keep the balance.
+    let answers = [
+        ("cp 0", "2e3d"),
+        ("cp 320", "4a3b"),
+        ("cp -320", "3d2e"),
+        ("cp 310", "1a1b"),
+    ];
+    for (i, (score, best)) in answers.iter().enumerate() {
+        let (jobs, _) = drain(&mut board, &mut serials);
+        let [
+            (
+                Role::Analyser,
+                Job::Search {
+                    position,
+                    go,
+                    purpose,
+                },
+            ),
+        ] = &jobs[..]
+        else {
+            panic!("position {i}: one search: {jobs:?}");
+        };
+        assert_eq!(go, "go nodes 5000");
+        let moves = position
+            .split(" moves ")
+            .nth(1)
+            .map_or(0, |m| m.split(' ').count());
+        assert_eq!(moves, i, "the line up to position {i}: {position}");
+        // Engines may not take other work meanwhile.
+        assert!(board.set_analysis(true, None).is_err());
+        let serial = serials[Role::Analyser as usize];
+        board.on_report(
+            Role::Analyser,
+            serial,
+            Report::Info {
+                purpose: *purpose,
+                line: format!("info depth 8 score {score} nodes 5000 pv {best}"),
+            },
+        );
+        board.on_report(
+            Role::Analyser,
+            serial,
+            Report::BestMove {
+                purpose: *purpose,
+                token: best.to_string(),
+            },
+        );
+    }
+    let (jobs, _) = drain(&mut board, &mut serials);
+    assert!(jobs.is_empty(), "every position searched: {jobs:?}");
+    let review = board.state().review.expect("the review");
+    assert!(review.done);
+    let marks: Vec<_> = review.moves.iter().map(|m| m.mark).collect();
+    assert_eq!(
+        marks,
+        [Some(minishogi_board::review::Mark::Blunder), None, None]
+    );
+    assert_eq!(review.moves[0].best.as_deref(), Some("2e3d"));
+    assert!(review.moves[0].loss > 15.0, "{}", review.moves[0].loss);
+    let accuracy = review.accuracy.expect("accuracies");
+    assert!(
+        accuracy.gote.unwrap() > accuracy.sente.unwrap() + 20.0,
+        "{accuracy:?}"
+    );
+    // Another move ends the review: it was of another line.
+    let at = board.goto(state.line[1].node).unwrap();
+    let other = at
+        .legal_moves
+        .iter()
+        .find(|m| m.as_str() != "3d2e")
+        .unwrap()
+        .clone();
+    board.play_move(&other).unwrap();
+    assert!(board.state().review.is_none());
+}

@@ -42,6 +42,9 @@ enum Call {
     Mate {
         movetime_ms: u64,
     },
+    Review {
+        nodes: u64,
+    },
     Preview {
         node: usize,
         moves: Vec<String>,
@@ -142,6 +145,7 @@ impl BoardHost {
             Call::Goto { node } => board.goto(node),
             Call::Analysis { on, multipv } => board.set_analysis(on, multipv),
             Call::Mate { movetime_ms } => board.mate_search(movetime_ms),
+            Call::Review { nodes } => board.review(nodes),
             Call::Preview { node, moves } => {
                 return board.preview(node, &moves).map(to_json).map_err(refused);
             }

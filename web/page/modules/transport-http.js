@@ -4,7 +4,7 @@
 //
 // The interface both transports implement:
 // request(name, body) -> Promise<State>. name: 'state' (no body), 'move' {move}, 'new' NewGame,
-//   'undo' {}, 'resign' {}, 'goto' {node}, 'analysis' {on, multipv}, 'mate' {movetime_ms}.
+//   'undo' {}, 'resign' {}, 'goto' {node}, 'analysis' {on, multipv}, 'mate' {movetime_ms}, 'review' {nodes}.
 //   Rejects with an Error whose message is the session's error text and whose .status is
 //   the HTTP-like status (400 bad input, 409 not now — e.g. the engine is to move).
 // preview(node, moves) -> Promise<BoardView>: the position after playing the USI `moves`
@@ -25,6 +25,7 @@ const ROUTES = {
   goto: ['POST', '/api/goto'],
   analysis: ['POST', '/api/analysis'],
   mate: ['POST', '/api/mate'],
+  review: ['POST', '/api/review'],
 };
 
 function failure(message, status) {

@@ -220,6 +220,7 @@ export async function localTransport(options = {}) {
     goto: (body) => ({ call: 'goto', node: body.node }),
     analysis: (body) => ({ call: 'analysis', on: body.on, multipv: body.multipv }),
     mate: (body) => ({ call: 'mate', movetime_ms: body.movetime_ms }),
+    review: (body) => ({ call: 'review', nodes: body.nodes }),
   };
 
   const ticker = setInterval(() => {
