@@ -54,6 +54,7 @@ fn record_of(game: &GameRecord, event: &str) -> Record {
             Outcome::Draw => None,
         },
         comment: Some(game.termination.to_string()),
+        move_comments: Vec::new(),
     }
 }
 

@@ -157,6 +157,11 @@ pub fn write(record: &Record) -> String {
     for (i, &mv) in record.moves.iter().enumerate() {
         let _ = writeln!(s, "{}", csa_move(&pos, mv));
         let _ = writeln!(s, "T{}", record.time(i).as_secs());
+        if let Some(comment) = record.move_comment(i) {
+            for line in comment.lines() {
+                let _ = writeln!(s, "'*{line}");
+            }
+        }
         pos.make_move(mv);
     }
     if let Some(ending) = record.ending {
@@ -363,6 +368,12 @@ pub fn read(text: &str) -> Result<Record, RecordError> {
     for (index, raw) in text.lines().enumerate() {
         let line = index + 1;
         let text = raw.trim_end();
+        if let Some(comment) = text.strip_prefix("'*") {
+            if let Some(reader) = &mut reader {
+                reader.comment(comment);
+            }
+            continue;
+        }
         if text.is_empty() || text.starts_with('\'') {
             continue;
         }

@@ -226,6 +226,34 @@ pub(crate) mod tests {
     }
 
     #[test]
+    fn comments_on_moves_go_out_and_come_back_in_kif_and_csa() {
+        let mut record = record(Position::startpos(), "2e3d 4a3b 3d2e 3b2c");
+        record.move_comments = vec![
+            Some("悪手: ▲２二角成 was better\nloss 18.2%".to_string()),
+            None,
+            Some("best".to_string()),
+        ];
+        for format in [Format::Kif, Format::Kifu, Format::Csa] {
+            let bytes = write(&record, format);
+            let text = text::decode(&bytes).unwrap();
+            let back = read(&bytes, format).unwrap_or_else(|e| panic!("{format:?}: {e}\n{text}"));
+            assert_eq!(back.moves, record.moves, "{format:?}");
+            for i in 0..record.moves.len() {
+                assert_eq!(
+                    back.move_comment(i),
+                    record.move_comment(i),
+                    "{format:?} move {i}\n{text}"
+                );
+            }
+        }
+        // As ShogiHome writes them: `*` lines after the move, in a KIF read from outside.
+        let kif = "手合割：5五将棋\n手数----指手---------消費時間--\n   1 ３四角(25)   ( 0:00/00:00:00)\n*a comment\n   2 ３二角(41)   ( 0:00/00:00:00)\n";
+        let back = read(kif.as_bytes(), Format::Kifu).unwrap();
+        assert_eq!(back.move_comment(0), Some("a comment"));
+        assert_eq!(back.move_comment(1), None);
+    }
+
+    #[test]
     fn every_format_round_trips_random_games() {
         for record in random_records(30, 7) {
             for format in Format::ALL {

@@ -47,6 +47,9 @@ pub struct Record {
     pub winner: Option<Color>,
     /// Free text written as a comment after the ending (e.g. the referee's reason).
     pub comment: Option<String>,
+    /// A comment on each move, by index (KIF: `*` lines after the move, as ShogiHome writes
+    /// them; CSA: `'*` lines); missing entries are none.
+    pub move_comments: Vec<Option<String>>,
 }
 
 impl Record {
@@ -62,6 +65,7 @@ impl Record {
             ending: None,
             winner: None,
             comment: None,
+            move_comments: Vec::new(),
         }
     }
 
@@ -77,6 +81,11 @@ impl Record {
     /// Thinking time of move `i` (zero when not recorded).
     pub fn time(&self, i: usize) -> Duration {
         self.times.get(i).copied().unwrap_or_default()
+    }
+
+    /// The comment on move `i`, if it has one.
+    pub fn move_comment(&self, i: usize) -> Option<&str> {
+        self.move_comments.get(i).and_then(|c| c.as_deref())
     }
 }
 
@@ -137,6 +146,7 @@ pub(crate) struct Reader {
     pub ending: Option<(Ending, usize, Option<Color>)>,
     /// A winner stated apart from the ending (KIF's `まで…で先手の勝ち`) with its line.
     pub claimed_winner: Option<(Option<Color>, usize)>,
+    pub move_comments: Vec<Option<String>>,
 }
 
 impl Reader {
@@ -149,7 +159,23 @@ impl Reader {
             event: None,
             ending: None,
             claimed_winner: None,
+            move_comments: Vec::new(),
         }
+    }
+
+    /// A comment line read after a move: the last move's, before the ending (others — on the
+    /// start, after the ending — are not kept).
+    pub fn comment(&mut self, text: &str) {
+        let plies = self.game.plies();
+        if plies == 0 || self.ending.is_some() {
+            return;
+        }
+        self.move_comments.resize(plies, None);
+        let comment = self.move_comments[plies - 1].get_or_insert_with(String::new);
+        if !comment.is_empty() {
+            comment.push('\n');
+        }
+        comment.push_str(text);
     }
 
     /// Plays a move read on `line` (`text` is the move as written), refusing moves after the
@@ -271,6 +297,7 @@ impl Reader {
             ending,
             winner,
             comment: None,
+            move_comments: self.move_comments,
         })
     }
 }

@@ -373,7 +373,13 @@ pub fn read(text: &str) -> Result<Record, RecordError> {
         let line = index + 1;
         let text = raw.trim_end_matches(is_space);
         let trimmed = text.trim_start_matches(is_space);
-        if trimmed.is_empty() || trimmed.starts_with(['#', '*', '&']) {
+        if let Some(comment) = trimmed.strip_prefix('*') {
+            if let Some(reader) = &mut reader {
+                reader.comment(comment);
+            }
+            continue;
+        }
+        if trimmed.is_empty() || trimmed.starts_with(['#', '&']) {
             continue;
         }
         if trimmed.starts_with("変化：") || trimmed.starts_with("変化:") {

@@ -147,6 +147,11 @@ pub fn write(record: &Record, encoding: Encoding) -> String {
             padded(&text, 13),
             clock_text(spent, totals[side])
         );
+        if let Some(comment) = record.move_comment(i) {
+            for line in comment.lines() {
+                let _ = writeln!(s, "*{line}");
+            }
+        }
         pos.make_move(mv);
         previous_to = Some(mv.to());
     }
