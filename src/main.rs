@@ -30,6 +30,10 @@ enum Command {
     /// Fit the curve from the search's score to the game's result on datagen shards, and
     /// score the curves in use (the engine's, lishogi's, lichess's, ShogiHome's) against it.
     Winrate(engine::tools::winrate::WinrateArgs),
+    /// Review game records (KIF, KIFU, CSA, USI; files or folders): every move's loss in
+    /// win%, its mark and the better move, each side's accuracy; the records written back
+    /// with the comments, and a JSON report.
+    Review(engine::tools::review::ReviewArgs),
     /// Convert a game record: KIF (.kif Shift_JIS, .kifu UTF-8), CSA, USI position line.
     Convert(engine::tools::convert::ConvertArgs),
     /// A USI engine that plays uniformly random legal moves (a baseline opponent).
@@ -65,6 +69,7 @@ fn main() -> ExitCode {
         Command::Ttd(args) => engine::tools::ttd::run(&args),
         Command::SamplePositions(args) => engine::tools::ttd::run_sample(&args),
         Command::Winrate(args) => engine::tools::winrate::run(&args),
+        Command::Review(args) => engine::tools::review::run(&args),
         Command::Convert(args) => engine::tools::convert::run(&args),
         Command::Random(args) => engine::matches::cli::run_random(&args).map_err(|e| e.to_string()),
         Command::Pretrain(args) => engine::train::pretrain::run(&args).map(|_| ()),

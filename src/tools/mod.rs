@@ -3,6 +3,7 @@
 
 pub mod convert;
 pub mod plot;
+pub mod review;
 pub mod scale;
 pub mod ttd;
 pub mod winrate;
