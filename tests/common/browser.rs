@@ -4,7 +4,10 @@
 //! A whole game against the engine by clicks (a promotion through the dialog, a drop from the
 //! hand, one move by drag), a KIF opened through the file input and walked with the buttons
 //! and the arrow keys checking what the board shows, saved as CSA (a download read back by the
-//! project's reader), analysis with three lines and a PV preview; screenshots
+//! project's reader), analysis with three lines and a PV preview; the comforts: the new-game
+//! dialog's gentle first-visit choices, its time presets and the choices remembered, the
+//! engine's level and Elo shown, letter pieces, a confirmed resignation, the engine's replies
+//! slid in and heard (and not while muted); screenshots
 //! (`docs/images/PREFIX-*.png` when `GUI_SCREENSHOTS=1`, a temporary folder otherwise).
 
 use std::net::TcpListener;
@@ -14,6 +17,7 @@ use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 use engine::records;
+use engine::search::skill::elo_of_level;
 use fantoccini::actions::{
     InputSource, KeyAction, KeyActions, MOUSE_BUTTON_LEFT, MouseActions, PointerAction,
 };
@@ -181,6 +185,34 @@ pub async fn piece_at(c: &Client, sq: &str) -> String {
         &format!("const p = document.querySelector('[data-square=\"{sq}\"] .piece'); return p ? p.dataset.piece : '';"),
     )
     .await
+}
+
+/// What the board shows on a square's piece: its kanji or its letters ("" when empty).
+pub async fn glyph_at(c: &Client, css: &str) -> String {
+    js_string(
+        c,
+        &format!(
+            "const p = document.querySelector('{css} .piece'); return p ? p.textContent : '';"
+        ),
+    )
+    .await
+}
+
+/// The strength the engine's row shows (the row above the board: the engine plays gote).
+pub async fn engine_strength(c: &Client) -> String {
+    js_string(
+        c,
+        "const s = document.querySelector('#top-name small'); return s ? s.textContent : '';",
+    )
+    .await
+}
+
+/// How many clicks the page has played (`window.minishogiSounds`).
+pub async fn sounds_played(c: &Client) -> u64 {
+    js_string(c, "return String(window.minishogiSounds.played)")
+        .await
+        .parse()
+        .expect("a count")
 }
 
 pub async fn ply(c: &Client) -> u64 {
@@ -365,6 +397,19 @@ pub async fn play_game(c: &Client, shots: &Shots) {
     .await;
     assert_eq!(piece_at(c, "5b").await, "S");
     assert_eq!(piece_at(c, "1a").await, "k");
+    // The opponent's strength beside its name: the level chosen and what the session says it
+    // is worth (docs/levels.md).
+    assert_eq!(
+        engine_strength(c).await,
+        format!("Level 1 · Elo {}", elo_of_level(1))
+    );
+    // Letter pieces (turned on before the game): the hand too.
+    assert_eq!(
+        js_string(c, "return document.body.dataset.pieces").await,
+        "letters"
+    );
+    assert_eq!(glyph_at(c, "[data-hand=\"sente-R\"]").await, "R");
+    assert_eq!(glyph_at(c, &square("5b")).await, "S");
     assert!(
         js_string(
             c,
@@ -383,8 +428,10 @@ pub async fn play_game(c: &Client, shots: &Shots) {
     )
     .await;
 
-    let mut human_moves = Vec::new();
+    let mut human_moves: Vec<String> = Vec::new();
     let mut dialog_seen = false;
+    // The engine's replies heard so far: all but the one that came while the sound was off.
+    let mut heard = 0;
     loop {
         let state = wait_js(
             c,
@@ -402,6 +449,61 @@ pub async fn play_game(c: &Client, shots: &Shots) {
         let cursor = state.trim_start_matches("cursor ").to_string();
         let n = human_moves.len();
         assert!(n < 40, "the game goes on and on: {human_moves:?}");
+        if n >= 1 {
+            // The engine has replied: its move slid in (marked on its square) and clicked,
+            // unless the sound was off for it (the reply to the second move).
+            let reply = js_string(
+                c,
+                "const m = document.querySelectorAll('#moves [data-usi]'); return m[m.length - 1].dataset.usi",
+            )
+            .await;
+            let marked = js_string(
+                c,
+                &format!("return String(document.querySelector('[data-square=\"{}\"]').classList.contains('arrived'))", &reply[2..4]),
+            )
+            .await;
+            assert_eq!(
+                marked, "true",
+                "the engine's reply {reply} marked as arrived"
+            );
+            let slid = js_string(c, "return window.minishogiMotion.slid.join(' ')").await;
+            assert!(
+                slid.ends_with(&reply),
+                "the engine's reply {reply} slid in: {slid:?}"
+            );
+            if n != 2 {
+                heard += 1;
+            }
+            assert_eq!(sounds_played(c).await, heard, "clicks after {n} replies");
+        }
+        if n == 1 {
+            // The board in letters after the promotion (+S on 5a), then kanji again; then the
+            // sound off for one reply.
+            assert_eq!(glyph_at(c, &square("5a")).await, "+S");
+            assert_eq!(glyph_at(c, "[data-hand=\"sente-G\"]").await, "G");
+            shots.take(c, "letters").await;
+            click(c, "#btn-pieces").await;
+            wait_js(
+                c,
+                "kanji pieces",
+                "return document.body.dataset.pieces === 'kanji'",
+            )
+            .await;
+            assert_eq!(glyph_at(c, &square("5a")).await, "全");
+            assert_eq!(glyph_at(c, "[data-hand=\"sente-G\"]").await, "金");
+            click(c, "#btn-sound").await;
+            assert_eq!(
+                js_string(c, "return document.body.dataset.sound").await,
+                "off"
+            );
+        }
+        if n == 2 {
+            click(c, "#btn-sound").await;
+            assert_eq!(
+                js_string(c, "return document.body.dataset.sound").await,
+                "on"
+            );
+        }
         let usi = match n {
             0 => "5b5a+".to_string(),
             1 => {
@@ -442,7 +544,29 @@ pub async fn play_game(c: &Client, shots: &Shots) {
         }
         let before = ply(c).await;
         let drag = n == 2;
-        let asked = play_by_clicks(c, &usi, drag).await;
+        let asked = if n == 0 {
+            // The promotion dialog in letters: the promoted silver and the silver.
+            click(c, &origin_of(&usi)).await;
+            wait_js(
+                c,
+                "destinations marked",
+                "return document.querySelectorAll('.sq.dest').length > 0",
+            )
+            .await;
+            click(c, &square(&usi[2..4])).await;
+            wait_js(
+                c,
+                "the promotion dialog",
+                "return document.getElementById('promo-dialog').open",
+            )
+            .await;
+            assert_eq!(glyph_at(c, "[data-promote=\"yes\"]").await, "+S");
+            assert_eq!(glyph_at(c, "[data-promote=\"no\"]").await, "S");
+            click(c, "[data-promote=\"yes\"]").await;
+            true
+        } else {
+            play_by_clicks(c, &usi, drag).await
+        };
         if n == 0 {
             assert!(asked, "5b5a may promote or not: the dialog asks");
         }
@@ -459,6 +583,15 @@ pub async fn play_game(c: &Client, shots: &Shots) {
         human_moves.push(usi);
     }
     assert!(dialog_seen);
+    // Every reply of the engine slid in, and none of the test's own moves.
+    let engine_moves = js_string(
+        c,
+        "return [...document.querySelectorAll('#moves [data-usi]')].filter((_, i) => i % 2 === 1).map((m) => m.dataset.usi).join(' ')",
+    )
+    .await;
+    let slid = js_string(c, "return window.minishogiMotion.slid.join(' ')").await;
+    assert_eq!(slid, engine_moves, "the moves that slid in: the engine's");
+    assert!(!slid.is_empty());
     assert!(
         human_moves.iter().any(|m| m.as_bytes()[1] == b'*'),
         "a drop: {human_moves:?}"
@@ -783,6 +916,200 @@ pub async fn open_record(c: &Client, shots: &Shots, tmp: &Path, downloads: &Path
     );
 }
 
+/// A first visit: the new-game dialog's gentle choices, the strength of the session's first
+/// opponent, the piece set and the sound toggled and remembered over a reload. Leaves the
+/// letters on (the game checks them) and the sound on.
+pub async fn first_visit(c: &Client) {
+    click(c, "#btn-new").await;
+    wait_js(
+        c,
+        "the new-game dialog",
+        "return document.getElementById('new-dialog').open",
+    )
+    .await;
+    let choices = js_string(
+        c,
+        "const f = document.getElementById('new-form').elements;
+         return [f.side.value, f.strength.value, f.timing.value,
+                 document.getElementById('ng-level').value, document.getElementById('ng-movetime').value,
+                 document.querySelector('[data-preset=\"1s\"]').getAttribute('aria-pressed')].join(' ')",
+    )
+    .await;
+    assert_eq!(
+        choices, "sente level movetime 5 1 true",
+        "a newcomer's choices: level 5 at 1 s a move"
+    );
+    click(c, "#ng-cancel").await;
+    // The session's first game: the engine at full strength, and what that is worth.
+    assert_eq!(
+        engine_strength(c).await,
+        format!("Elo {}", elo_of_level(20))
+    );
+
+    assert_eq!(
+        js_string(c, "return document.body.dataset.pieces").await,
+        "kanji"
+    );
+    assert_eq!(glyph_at(c, &square("5e")).await, "玉");
+    assert_eq!(glyph_at(c, &square("1a")).await, "王");
+    click(c, "#btn-pieces").await;
+    wait_js(
+        c,
+        "letter pieces",
+        "return document.body.dataset.pieces === 'letters'",
+    )
+    .await;
+    for (sq, letter) in [
+        ("5e", "K"),
+        ("4e", "G"),
+        ("1e", "R"),
+        ("1a", "K"),
+        ("4a", "B"),
+    ] {
+        assert_eq!(glyph_at(c, &square(sq)).await, letter, "{sq}");
+    }
+    assert_eq!(
+        js_string(c, "return document.body.dataset.sound").await,
+        "on"
+    );
+    click(c, "#btn-sound").await;
+    assert_eq!(
+        js_string(c, "return document.body.dataset.sound").await,
+        "off"
+    );
+
+    // Both remembered by the next visit.
+    c.refresh().await.expect("reload");
+    wait_js(
+        c,
+        "the board again",
+        "return document.querySelector('[data-square=\"5e\"] .piece') !== null && document.body.dataset.sound !== undefined",
+    )
+    .await;
+    assert_eq!(
+        js_string(c, "return document.body.dataset.pieces").await,
+        "letters"
+    );
+    assert_eq!(glyph_at(c, &square("5e")).await, "K");
+    assert_eq!(
+        js_string(c, "return document.body.dataset.sound").await,
+        "off"
+    );
+    click(c, "#btn-sound").await;
+    assert_eq!(
+        js_string(c, "return document.body.dataset.sound").await,
+        "on"
+    );
+}
+
+/// After the game: the dialog remembers its choices; a preset fills the clock, which the new
+/// game's clocks show; Resign asks first, Cancel leaves the game on, the confirmation ends it.
+pub async fn presets_and_resignation(c: &Client, shots: &Shots) {
+    click(c, "#btn-new").await;
+    wait_js(
+        c,
+        "the new-game dialog",
+        "return document.getElementById('new-dialog').open",
+    )
+    .await;
+    let remembered = js_string(
+        c,
+        "const f = document.getElementById('new-form').elements;
+         return [f.side.value, f.strength.value, f.timing.value,
+                 document.getElementById('ng-level').value, document.getElementById('ng-movetime').value].join(' ')",
+    )
+    .await;
+    assert_eq!(
+        remembered, "sente level movetime 1 0.2",
+        "the last game's choices"
+    );
+    set_value(c, "#ng-sfen", "").await;
+    click(c, "[data-preset=\"3p2\"]").await;
+    let filled = js_string(
+        c,
+        "const f = document.getElementById('new-form').elements;
+         return [f.timing.value, document.getElementById('ng-main').value, document.getElementById('ng-byoyomi').value,
+                 document.getElementById('ng-inc').value,
+                 document.querySelectorAll('[data-preset][aria-pressed=\"true\"]').length].join(' ')",
+    )
+    .await;
+    assert_eq!(
+        filled, "clock 3 0 2 1",
+        "3 min + 2 s a move, the one preset pressed"
+    );
+    shots.take(c, "new-game").await;
+    click(c, "#ng-start").await;
+    let clock = wait_js(
+        c,
+        "the new game's clock",
+        "const d = document.body.dataset; return d.ply === '0' && d.clock ? d.clock : null",
+    )
+    .await;
+    let clock: Vec<u64> = clock
+        .as_str()
+        .unwrap_or_default()
+        .split(' ')
+        .map(|n| n.parse().expect("ms"))
+        .collect();
+    assert_eq!(
+        (clock[1], clock[2], clock[3]),
+        (180_000, 0, 2_000),
+        "gote's time, byoyomi, increment (ms)"
+    );
+    // Gote (the engine) is not to move: its clock stands at the preset's.
+    assert_eq!(
+        js_string(c, "return document.getElementById('top-clock').textContent").await,
+        "3:00 (+2s)"
+    );
+    assert_eq!(piece_at(c, "5e").await, "K", "the usual start");
+
+    // Resign, then Cancel: the game goes on.
+    click(c, "#btn-resign").await;
+    wait_js(
+        c,
+        "the resign dialog",
+        "return document.getElementById('resign-dialog').open",
+    )
+    .await;
+    click(c, "[data-resign=\"no\"]").await;
+    wait_js(
+        c,
+        "the resign dialog closed",
+        "return !document.getElementById('resign-dialog').open",
+    )
+    .await;
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    assert_eq!(
+        js_string(c, "return document.body.dataset.result").await,
+        ""
+    );
+    assert_eq!(
+        js_string(
+            c,
+            "return document.getElementById('btn-resign').disabled ? 'off' : 'on'"
+        )
+        .await,
+        "on"
+    );
+    // Resign, confirmed: gote wins.
+    click(c, "#btn-resign").await;
+    wait_js(
+        c,
+        "the resign dialog",
+        "return document.getElementById('resign-dialog').open",
+    )
+    .await;
+    click(c, "[data-resign=\"yes\"]").await;
+    wait_js(
+        c,
+        "the resignation",
+        "return document.body.dataset.result === 'gote'",
+    )
+    .await;
+    let result = js_string(c, "return document.getElementById('result').textContent").await;
+    assert_eq!(result, "Gote wins by resignation");
+}
+
 /// Gote's king on 1a, sente's gold on 2c and one in hand: G*1b (or G*2b) mates.
 const MATE_IN_ONE: &str = "4k/5/3G1/5/K4 b G 1";
 
@@ -892,8 +1219,10 @@ pub async fn test_the_page(url: &str, mut procs: Processes, shots: Shots, tmp: &
         .await
         .expect("the test's window");
 
+    first_visit(&client).await;
     play_game(&client, &shots).await;
     println!("the game took {:.1} s", started.elapsed().as_secs_f64());
+    presets_and_resignation(&client, &shots).await;
     open_record(&client, &shots, tmp, &downloads).await;
 
     let _ = client.close().await;

@@ -5,6 +5,7 @@
 use std::collections::HashMap;
 
 use crate::Score;
+use crate::board::SELF_ENGINE;
 use crate::clock::Clock;
 use crate::notation;
 use crate::port::{Command, Job, Role};
@@ -284,6 +285,8 @@ impl Session {
             engines: engines.to_vec(),
             level: s.level,
             elo: s.elo,
+            level_elo: (s.elo.is_none() && s.engine == SELF_ENGINE)
+                .then(|| skill::elo_of_level(s.level.unwrap_or(skill::MAX_LEVEL))),
             elo_range: skill::elo_range(),
             clock: s.clock.as_ref().map(ClockView::of),
             thinking: s.thinking.is_some(),

@@ -197,6 +197,10 @@ pub struct State {
     pub engines: Vec<String>,
     pub level: Option<u32>,
     pub elo: Option<i32>,
+    /// What the level played is worth on the `USI_Elo` scale (`skill::elo_of_level`; level
+    /// 20 when none is chosen), for the page to show; `None` when `elo` is chosen or the
+    /// engine is another program (the scale is this engine's).
+    pub level_elo: Option<i32>,
     pub elo_range: (i32, i32),
     pub clock: Option<ClockView>,
     /// The engine is searching for its move.

@@ -216,7 +216,39 @@ fn states_serialize_as_the_pages_read_them() {
     assert_eq!(json["engines"][1], "fsf");
     assert_eq!(json["evals"][0], serde_json::Value::Null);
     assert_eq!(json["elo_range"].as_array().unwrap().len(), 2);
+    // No level chosen: full strength, and what it is worth (docs/levels.md).
+    assert_eq!(json["level"], serde_json::Value::Null);
+    assert_eq!(json["level_elo"], 2158);
     assert!(json["legal_moves"].as_array().unwrap().len() > 10);
+}
+
+#[test]
+fn the_level_played_is_worth_its_elo_on_this_engines_scale_only() {
+    let mut board = Board::new(vec!["minishogi-engine".to_string(), "fsf".to_string()]);
+    let state = board
+        .new_game(new_game(Player::Human, Player::Engine))
+        .unwrap();
+    assert_eq!((state.level, state.level_elo), (Some(3), Some(876)));
+    let chosen = NewGame {
+        level: None,
+        elo: Some(1500),
+        ..new_game(Player::Human, Player::Engine)
+    };
+    let state = board.new_game(chosen).unwrap();
+    assert_eq!(
+        (state.elo, state.level_elo),
+        (Some(1500), None),
+        "the Elo chosen is shown"
+    );
+    let other = NewGame {
+        engine: Some("fsf".to_string()),
+        ..new_game(Player::Human, Player::Engine)
+    };
+    let state = board.new_game(other).unwrap();
+    assert_eq!(
+        state.level_elo, None,
+        "another program's levels are its own"
+    );
 }
 
 /// The info events among the commands.

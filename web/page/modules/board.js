@@ -1,6 +1,7 @@
 // The board and the hands: drawn from the State (or from a BoardView while a line is
-// previewed), moves by click or drag, the promotion dialog. The session is the referee: the
-// moves offered are State.legal_moves, grouped by where they start.
+// previewed) in kanji or letters, moves by click or drag, the promotion dialog, a move that
+// arrives slid in. The session is the referee: the moves offered are State.legal_moves,
+// grouped by where they start.
 import { $, el } from './dom.js';
 import { lang, t } from './labels.js';
 import { page } from './state.js';
@@ -10,6 +11,8 @@ const FILES = [5, 4, 3, 2, 1];
 const RANKS = ['a', 'b', 'c', 'd', 'e'];
 const HAND_KINDS = ['R', 'B', 'G', 'S', 'P'];
 const KANJI = { R: '飛', B: '角', G: '金', S: '銀', P: '歩', '+R': '龍', '+B': '馬', '+S': '全', '+P': 'と' };
+// The international set: the Western initials, a promoted piece with its "+" (and red).
+const LETTERS = { K: 'K', R: 'R', B: 'B', G: 'G', S: 'S', P: 'P', '+R': '+R', '+B': '+B', '+S': '+S', '+P': '+P' };
 const KANJI_NUM = ['', '一', '二', '三', '四', '五'];
 const ZEN_NUM = ['', '１', '２', '３', '４', '５'];
 
@@ -26,19 +29,23 @@ function shownPosition() {
   return page.preview ? page.preview.view : page.state;
 }
 
-function pieceKanji(p) {
+// What a piece (SFEN letters) shows in the piece set chosen.
+function pieceGlyph(p) {
   const upper = p.toUpperCase();
+  if (page.pieceSet === 'letters') return LETTERS[upper] || '?';
   if (upper === 'K') return colorOf(p) === 'sente' ? '玉' : '王';
   return KANJI[upper] || '?';
 }
 
-function pieceEl(p) {
+function pieceClass(p) {
   const color = colorOf(p);
   const turned = (color === 'gote') !== page.flipped;
-  return el('div', {
-    class: `piece ${color}${p.startsWith('+') ? ' promoted' : ''}${turned ? ' turned' : ''}`,
-    'data-piece': p,
-  }, el('span', { text: pieceKanji(p) }));
+  return `piece ${color}${p.startsWith('+') ? ' promoted' : ''}${turned ? ' turned' : ''}`
+    + `${page.pieceSet === 'letters' ? ' letters' : ''}`;
+}
+
+function pieceEl(p) {
+  return el('div', { class: pieceClass(p), 'data-piece': p }, el('span', { text: pieceGlyph(p) }));
 }
 
 // The squares and the coordinates, for the orientation and the language.
@@ -93,12 +100,16 @@ export function renderBoard() {
     pos.board.forEach((row, r) => row.forEach((p, c) => { if (p === k) kingInCheck = sqName(r, c); }));
   }
   const selected = page.selected;
+  const arrivedTo = page.arrival && !page.preview ? page.arrival.slice(2, 4) : null;
   for (const sqEl of $('board').children) {
     const sq = sqEl.dataset.square;
     const { row, col } = sqIndex(sq);
     const p = pos.board[row][col];
-    sqEl.textContent = '';
-    if (p) sqEl.append(pieceEl(p));
+    // A piece drawn as before stays (a slide under way goes on); another is drawn anew.
+    const drawn = sqEl.querySelector('.piece');
+    if (drawn) drawn.classList.remove('lifted');
+    if (!p) sqEl.textContent = '';
+    else if (!drawn || drawn.dataset.piece !== p || drawn.className !== pieceClass(p)) sqEl.replaceChildren(pieceEl(p));
     sqEl.classList.toggle('last-to', sq === lastTo);
     sqEl.classList.toggle('last-from', sq === lastFrom);
     sqEl.classList.toggle('selected', !!selected && selected.kind === 'square' && selected.sq === sq);
@@ -106,6 +117,7 @@ export function renderBoard() {
     sqEl.classList.toggle('capture', dests.has(sq) && !!p);
     sqEl.classList.toggle('check', sq === kingInCheck);
     sqEl.classList.toggle('movable', !page.preview && movesFrom(sq).length > 0 && canPlayNow());
+    sqEl.classList.toggle('arrived', sq === arrivedTo);
   }
   renderHands(pos);
   $('preview-banner').hidden = !page.preview;
@@ -134,7 +146,7 @@ function renderHands(pos) {
       box.append(el('div', {
         class: `hand-piece${canDrop ? ' movable' : ''}${isSelected ? ' selected' : ''}`,
         'data-hand': `${color}-${kind}`,
-        title: `${KANJI[kind]} ×${n}`,
+        title: `${pieceGlyph(kind)} ×${n}`,
       }, piece, n > 1 ? el('span', { class: 'count', text: String(n) }) : null));
     }
     if (!box.children.length) box.append(el('span', { class: 'hand-empty', text: t('noHand') }));
@@ -158,6 +170,35 @@ export function closePreview() {
   page.preview = null;
 }
 
+// The piece of `usi`, drawn on its square, slides there from where it came: its origin
+// square, or its side's hand for a drop (the hand's piece, or the hand's row when that was
+// the last one). Not where the user asked for reduced motion. Returns whether it slid.
+export function slideIn(usi) {
+  const to = document.querySelector(`[data-square="${usi.slice(2, 4)}"]`);
+  const piece = to && to.querySelector('.piece');
+  if (!piece || !piece.animate || window.matchMedia('(prefers-reduced-motion: reduce)').matches) return false;
+  let from;
+  if (usi[1] === '*') {
+    const color = colorOf(piece.dataset.piece);
+    from = document.querySelector(`[data-hand="${color}-${usi[0]}"]`) || document.querySelector(`.hand[data-color="${color}"]`);
+  } else {
+    from = document.querySelector(`[data-square="${usi.slice(0, 2)}"]`);
+  }
+  if (!from) return false;
+  const a = from.getBoundingClientRect();
+  const b = piece.getBoundingClientRect();
+  const dx = a.left + a.width / 2 - (b.left + b.width / 2);
+  const dy = a.top + a.height / 2 - (b.top + b.height / 2);
+  // The piece's own transform (turned or not) at both ends, the shift before it.
+  const rest = getComputedStyle(piece).transform;
+  const own = rest === 'none' ? '' : rest;
+  piece.animate(
+    [{ transform: `translate(${dx}px, ${dy}px) ${own}` }, { transform: own || 'none' }],
+    { duration: 150, easing: 'ease-out' },
+  );
+  return true;
+}
+
 // ---------------------------------------------------------------- moving
 
 async function tryMove(to) {
@@ -178,8 +219,11 @@ async function tryMove(to) {
 async function sendMove(usi) {
   page.selected = null;
   page.busy = true;
+  page.sent = usi;
   renderBoard();
   await request('move', { move: usi });
+  // Its state has been shown by now (the answer's, or the stream's before it).
+  page.sent = null;
   page.busy = false;
   renderBoard();
 }
@@ -189,8 +233,11 @@ function askPromotion() {
   const dialog = $('promo-dialog');
   const { row, col } = sqIndex(page.selected.sq);
   const p = page.state.board[row][col];
-  $('promo-yes-piece').replaceChildren(el('span', { text: KANJI['+' + p.toUpperCase()] || '' }));
-  $('promo-no-piece').replaceChildren(el('span', { text: pieceKanji(p) }));
+  const letters = page.pieceSet === 'letters';
+  $('promo-yes-piece').replaceChildren(el('span', { text: pieceGlyph(`+${p.toUpperCase()}`) }));
+  $('promo-no-piece').replaceChildren(el('span', { text: pieceGlyph(p) }));
+  $('promo-yes-piece').classList.toggle('letters', letters);
+  $('promo-no-piece').classList.toggle('letters', letters);
   return new Promise((resolve) => {
     const done = (answer) => {
       dialog.removeEventListener('click', onClick);

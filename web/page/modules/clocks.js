@@ -11,8 +11,14 @@ function playerName(color) {
     const other = color === 'sente' ? 'gote' : 'sente';
     return [s.players[other] === 'engine' ? t('you') : t('human'), ''];
   }
-  const strength = s.elo ? `Elo ${s.elo}` : (s.level !== null && s.level !== undefined ? `${t('level')} ${s.level}` : '');
-  return [s.engine, strength];
+  // The level and what the session says it is worth (its Elo), or the Elo chosen.
+  const parts = [];
+  if (s.elo) parts.push(`Elo ${s.elo}`);
+  else {
+    if (s.level !== null && s.level !== undefined) parts.push(`${t('level')} ${s.level}`);
+    if (s.level_elo) parts.push(`Elo ${s.level_elo}`);
+  }
+  return [s.engine, parts.join(' · ')];
 }
 
 export function renderPlayers() {

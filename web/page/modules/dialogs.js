@@ -1,9 +1,55 @@
-// The new-game dialog, records opened (a file or a paste) and saved (a download), and the
-// SFEN tools (the cursor's position out, a start position in).
+// The new-game dialog (its time presets, the last choices remembered), the resignation asked
+// to be confirmed, records opened (a file or a paste) and saved (a download), and the SFEN
+// tools (the cursor's position out, a start position in).
 import { $, el } from './dom.js';
 import { t } from './labels.js';
 import { page } from './state.js';
+import { recallJson, rememberJson } from './prefs.js';
 import { request, loadRecord, saveRecord } from './session.js';
+
+// The time presets' fields: a time a move (s), or a clock (main min, byoyomi s, increment s).
+// Minishogi games are short: seconds a move, a few minutes a game.
+const PRESETS = {
+  '1s': { timing: 'movetime', movetime: 1 },
+  '5s': { timing: 'movetime', movetime: 5 },
+  '3p2': { timing: 'clock', main: 3, byoyomi: 0, inc: 2 },
+  '5b10': { timing: 'clock', main: 5, byoyomi: 10, inc: 0 },
+  '10b30': { timing: 'clock', main: 10, byoyomi: 30, inc: 0 },
+  '5sd': { timing: 'clock', main: 5, byoyomi: 0, inc: 0 },
+};
+
+// The dialog's fields, by name: what is remembered and what a preset fills.
+const FIELDS = { level: 'ng-level', elo: 'ng-elo', main: 'ng-main', byoyomi: 'ng-byoyomi', inc: 'ng-inc', movetime: 'ng-movetime' };
+
+function choices() {
+  const form = $('new-form').elements;
+  const out = { side: form.side.value, strength: form.strength.value, timing: form.timing.value, engine: $('ng-engine').value };
+  for (const [name, id] of Object.entries(FIELDS)) out[name] = $(id).value;
+  return out;
+}
+
+// Sets the fields `values` names (others stay); a radio only to one of its values.
+function applyChoices(values) {
+  const form = $('new-form').elements;
+  for (const radio of ['side', 'strength', 'timing']) {
+    const value = values[radio];
+    if (typeof value === 'string' && [...form[radio]].some((r) => r.value === value)) form[radio].value = value;
+  }
+  for (const [name, id] of Object.entries(FIELDS)) {
+    const value = values[name];
+    if ((typeof value === 'string' && value !== '') || typeof value === 'number') $(id).value = String(value);
+  }
+}
+
+// The preset the timing fields now hold, marked pressed (none when edited away from them).
+function markPreset() {
+  const now = choices();
+  for (const button of document.querySelectorAll('[data-preset]')) {
+    const preset = PRESETS[button.dataset.preset];
+    const same = Object.entries(preset).every(([k, v]) => (k === 'timing' ? now.timing === v : Number(now[k]) === v));
+    button.setAttribute('aria-pressed', String(same));
+  }
+}
 
 function openNewGame(sfen) {
   const s = page.state;
@@ -11,8 +57,10 @@ function openNewGame(sfen) {
   const engines = $('ng-engine');
   engines.textContent = '';
   for (const name of s.engines) engines.append(el('option', { value: name, text: name }));
-  engines.value = s.engine || s.engines[0];
-  if (s.level !== null && s.level !== undefined) $('ng-level').value = s.level;
+  // The last game's choices; on a first visit the dialog's own: a gentle level, 1 s a move.
+  const last = recallJson('new-game') || {};
+  applyChoices(last);
+  engines.value = s.engines.includes(last.engine) ? last.engine : (s.engine || s.engines[0]);
   if (s.elo_range) {
     const [low, high] = s.elo_range;
     $('ng-elo').min = low;
@@ -24,7 +72,26 @@ function openNewGame(sfen) {
     }
   }
   if (sfen !== undefined) $('ng-sfen').value = sfen;
+  markPreset();
   $('new-dialog').showModal();
+}
+
+// Resign only once the dialog confirms: a stray click on the toolbar must not end a game.
+function confirmResign() {
+  const dialog = $('resign-dialog');
+  const done = (yes) => {
+    dialog.removeEventListener('click', onClick);
+    if (dialog.open) dialog.close();
+    if (yes) request('resign', {});
+  };
+  const onClick = (ev) => {
+    const button = ev.target.closest('[data-resign]');
+    if (button) done(button.dataset.resign === 'yes');
+    else if (ev.target === dialog) done(false);  // a click on the backdrop
+  };
+  dialog.addEventListener('click', onClick);
+  dialog.addEventListener('close', () => dialog.removeEventListener('click', onClick), { once: true });
+  dialog.showModal();
 }
 
 // The dialog's choices as a NewGame request (docs/gui.md).
@@ -104,9 +171,19 @@ export function renderTools() {
 export function setupDialogs() {
   $('btn-new').addEventListener('click', () => openNewGame());
   $('ng-cancel').addEventListener('click', () => $('new-dialog').close());
+  for (const button of document.querySelectorAll('[data-preset]')) {
+    button.addEventListener('click', () => {
+      applyChoices(PRESETS[button.dataset.preset]);
+      markPreset();
+    });
+  }
+  $('new-form').addEventListener('input', markPreset);
+  $('new-form').addEventListener('change', markPreset);
+  $('btn-resign').addEventListener('click', confirmResign);
   $('new-form').addEventListener('submit', (ev) => {
     ev.preventDefault();
     const newGame = newGameRequest();
+    rememberJson('new-game', choices());
     $('new-dialog').close();
     request('new', newGame);
   });

@@ -1,4 +1,5 @@
 // The page's words in Japanese and English, the language chosen, and the result in words.
+import { recall, remember } from './prefs.js';
 
 export const TEXT = {
   ja: {
@@ -18,6 +19,11 @@ export const TEXT = {
     mateNA: 'この局面では詰み探索できません', opponentThinks: '相手の読み', analysisSrc: '検討',
     variation: '変化', engineError: 'エンジンのエラー', langButton: 'English',
     byoyomi: '秒読み', mateIn: '詰',
+    resignQ: '投了しますか？', presets: '定番',
+    preset1s: '1手1秒', preset5s: '1手5秒', preset3p2: '3分+2秒加算', preset5b10: '5分+秒読み10秒',
+    preset10b30: '10分+秒読み30秒', preset5sd: '5分切れ負け',
+    piecesKanji: '駒: 漢字', piecesLetters: '駒: 英字', piecesTitle: '駒の文字（漢字／英字）',
+    soundOn: '音: 入', soundOff: '音: 切', soundTitle: '相手の指し手の音',
     noHand: '持駒なし', winGraph: '☗先手の勝率', plies: (n) => `${n}手`, mated: (winner) => (winner === 'sente' ? '☗詰み' : '☖詰み'),
     wins: (side) => `${side === 'sente' ? '☗先手' : '☖後手'}の勝ち`,
     draw: '引き分け',
@@ -43,6 +49,11 @@ export const TEXT = {
     mateNA: 'Mate search not available here', opponentThinks: 'Opponent thinks', analysisSrc: 'Analysis',
     variation: 'Variation', engineError: 'Engine error', langButton: '日本語',
     byoyomi: 'byoyomi', mateIn: 'M',
+    resignQ: 'Resign?', presets: 'Presets',
+    preset1s: '1 s a move', preset5s: '5 s a move', preset3p2: '3 min + 2 s', preset5b10: '5 min + 10 s byoyomi',
+    preset10b30: '10 min + 30 s byoyomi', preset5sd: '5 min sudden death',
+    piecesKanji: 'Pieces: kanji', piecesLetters: 'Pieces: letters', piecesTitle: 'Piece set (kanji / letters)',
+    soundOn: 'Sound: on', soundOff: 'Sound: off', soundTitle: "The opponent's moves heard",
     noHand: 'no pieces in hand', winGraph: 'Sente win %', plies: (n) => (n === 1 ? '1 ply' : `${n} plies`), mated: (winner) => (winner === 'sente' ? '☗ mates' : '☖ mates'),
     wins: (side) => `${side === 'sente' ? 'Sente' : 'Gote'} wins`,
     draw: 'Draw',
@@ -54,10 +65,8 @@ export const TEXT = {
 };
 
 function initialLang() {
-  try {
-    const saved = localStorage.getItem('minishogi-lang');
-    if (saved === 'ja' || saved === 'en') return saved;
-  } catch (_) { /* storage unavailable */ }
+  const saved = recall('lang');
+  if (saved === 'ja' || saved === 'en') return saved;
   return (navigator.language || 'en').toLowerCase().startsWith('ja') ? 'ja' : 'en';
 }
 
@@ -65,7 +74,7 @@ export let lang = initialLang();
 
 export function setLang(next) {
   lang = next;
-  try { localStorage.setItem('minishogi-lang', lang); } catch (_) { /* storage unavailable */ }
+  remember('lang', lang);
 }
 
 export const t = (key) => TEXT[lang][key] ?? TEXT.en[key] ?? key;

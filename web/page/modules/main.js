@@ -6,16 +6,34 @@
 import { $ } from './dom.js';
 import { lang, setLang, t } from './labels.js';
 import { page } from './state.js';
+import { recall, remember } from './prefs.js';
 import { connect, request, showError, watchForMissedStates } from './session.js';
 import { httpTransport } from './transport-http.js';
-import { buildBoard, closePreview, renderBoard, setupBoard } from './board.js';
+import { buildBoard, closePreview, renderBoard, setupBoard, slideIn } from './board.js';
 import { navigate, renderMoves, setupMoves } from './moves.js';
 import { followCursor, forgetReports, onInfo, onMate, renderAnalysis, renderEval, renderGraph, setupAnalysis } from './analysis.js';
 import { renderPlayers, startClockTicks } from './clocks.js';
 import { renderStatus } from './status.js';
 import { renderTools, setupDialogs } from './dialogs.js';
+import { isMuted, playMoveSound, setMuted, setupSound } from './sound.js';
 
 let lastFlipAuto = null;  // the players of the last game whose side set the orientation
+
+// For tests and the curious: the moves that slid in, in order.
+const motion = { slid: [] };
+window.minishogiMotion = motion;
+
+// The move that brought `s`'s cursor on from `shown`'s along the same line, if the board should
+// show it coming: a new move at the line's end (`fresh`: an engine's reply, or one made
+// elsewhere), or one step forward along the line. A jump, another game, a step back: none.
+function arrivalOf(shown, s) {
+  if (!shown || shown.game !== s.game || !s.last_move || s.ply <= shown.ply) return null;
+  const through = shown.ply === 0 || (s.line[shown.ply - 1] && s.line[shown.ply - 1].node === shown.cursor);
+  if (!through) return null;
+  const fresh = shown.ply === shown.line.length;
+  if (!fresh && s.ply !== shown.ply + 1) return null;
+  return { usi: s.last_move, fresh };
+}
 
 function setState(s) {
   // A state older than the one shown (when the session numbers them) is dropped.
@@ -27,8 +45,12 @@ function setState(s) {
   // what the engines said of the old game's nodes is not about this one.
   if (shown && shown.game !== s.game) forgetReports();
   const moved = !shown || shown.cursor !== s.cursor || shown.sfen !== s.sfen || shown.game !== s.game;
+  // The user's own move is where the user put it: it neither slides nor clicks.
+  let arrival = arrivalOf(shown, s);
+  if (arrival && arrival.usi === page.sent) arrival = null;
   if (moved) {
     page.selected = null;
+    page.arrival = arrival ? arrival.usi : null;
     closePreview();
     followCursor(s);
   }
@@ -41,6 +63,10 @@ function setState(s) {
   }
   if (s.error) showError(`${t('engineError')}: ${s.error}`);
   render();
+  if (arrival) {
+    if (slideIn(arrival.usi)) motion.slid.push(arrival.usi);
+    if (arrival.fresh) playMoveSound();
+  }
 }
 
 function render() {
@@ -54,6 +80,10 @@ function render() {
   facts.thinking = String(!!s.thinking);
   facts.result = s.result ? (s.result.winner || 'draw') : '';
   facts.analysis = String(!!s.analysis.on);
+  const c = s.clock;
+  facts.clock = c ? `${c.sente_ms} ${c.gote_ms} ${c.byoyomi_ms} ${c.increment_ms}` : '';
+  facts.pieces = page.pieceSet;
+  facts.sound = isMuted() ? 'off' : 'on';
   renderStatus();
   renderBoard();
   renderPlayers();
@@ -69,6 +99,14 @@ function setup() {
   setupMoves();
   setupAnalysis();
   setupDialogs();
+  setupSound();
+  page.pieceSet = recall('pieces') === 'letters' ? 'letters' : 'kanji';
+  $('btn-pieces').addEventListener('click', () => {
+    page.pieceSet = page.pieceSet === 'letters' ? 'kanji' : 'letters';
+    remember('pieces', page.pieceSet);
+    render();
+  });
+  $('btn-sound').addEventListener('click', () => { setMuted(!isMuted()); render(); });
   $('btn-flip').addEventListener('click', () => { page.flipped = !page.flipped; buildBoard(); render(); });
   $('btn-lang').addEventListener('click', () => {
     setLang(lang === 'ja' ? 'en' : 'ja');
@@ -76,7 +114,6 @@ function setup() {
     render();
   });
   $('btn-undo').addEventListener('click', () => request('undo', {}));
-  $('btn-resign').addEventListener('click', () => request('resign', {}));
   $('error-close').addEventListener('click', () => { $('error').hidden = true; });
   document.addEventListener('keydown', (ev) => {
     const tag = (ev.target.tagName || '').toLowerCase();

@@ -3,6 +3,7 @@
 import { $ } from './dom.js';
 import { lang, t, resultText } from './labels.js';
 import { page } from './state.js';
+import { isMuted } from './sound.js';
 
 export function renderStatus() {
   const s = page.state;
@@ -27,4 +28,12 @@ export function renderStatus() {
   // After the labels: the analysis button's label says what a click does.
   $('btn-analysis').textContent = s.analysis.on ? t('stopAnalysis') : t('analyze');
   $('btn-analysis').classList.toggle('active', s.analysis.on);
+  // The toggles say what is on now; a click turns it the other way.
+  const letters = page.pieceSet === 'letters';
+  $('btn-pieces').textContent = t(letters ? 'piecesLetters' : 'piecesKanji');
+  $('btn-pieces').setAttribute('aria-pressed', String(letters));
+  $('btn-pieces').title = t('piecesTitle');
+  $('btn-sound').textContent = t(isMuted() ? 'soundOff' : 'soundOn');
+  $('btn-sound').setAttribute('aria-pressed', String(!isMuted()));
+  $('btn-sound').title = t('soundTitle');
 }

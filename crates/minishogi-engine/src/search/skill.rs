@@ -99,6 +99,20 @@ pub fn elo_range() -> (i32, i32) {
     )
 }
 
+/// What a whole level is worth on the `USI_Elo` scale (above 20 is 20), read through the
+/// same table as [`Skill::from_elo`]: piecewise linearly between the calibrated levels around
+/// it, halves to even (the table of `docs/levels.md`). For a page to show beside the level.
+pub fn elo_of_level(level: u32) -> i32 {
+    let level = level.min(MAX_LEVEL);
+    let pair = CALIBRATED_ELO
+        .windows(2)
+        .find(|pair| level <= pair[1].0)
+        .expect("the table reaches MAX_LEVEL");
+    let ((l0, e0), (l1, e1)) = (pair[0], pair[1]);
+    let share = (level - l0) as f64 / (l1 - l0) as f64;
+    (e0 as f64 + share * (e1 - e0) as f64).round_ties_even() as i32
+}
+
 /// A strength: a level, possibly between two whole levels (from `USI_Elo`), and the seed of
 /// its random choices.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -258,6 +272,27 @@ mod tests {
                 assert!(a.nodes <= b.nodes && a.weakness >= b.weakness, "{elo}");
             }
             previous = skill;
+        }
+    }
+
+    #[test]
+    fn whole_levels_are_worth_the_elo_docs_levels_lists() {
+        // docs/levels.md, "USI_Elo → level".
+        let listed = [
+            729, 778, 827, 876, 891, 906, 921, 977, 1034, 1090, 1186, 1282, 1378, 1468, 1558, 1648,
+            1726, 1805, 2007, 2107, 2158,
+        ];
+        for (level, &elo) in listed.iter().enumerate() {
+            assert_eq!(elo_of_level(level as u32), elo, "level {level}");
+        }
+        assert_eq!(elo_of_level(99), 2158);
+        for &(level, elo) in &CALIBRATED_ELO {
+            assert_eq!(elo_of_level(level), elo);
+        }
+        // Read back, each lands on its level (to the hundredth a rounded Elo allows).
+        for level in 0..=MAX_LEVEL {
+            let back = Skill::from_elo(elo_of_level(level), 0).level_value();
+            assert!((back - level as f64).abs() <= 0.02, "{level}: {back}");
         }
     }
 
