@@ -940,10 +940,11 @@ pub async fn first_visit(c: &Client) {
         "a newcomer's choices: level 5 at 1 s a move"
     );
     click(c, "#ng-cancel").await;
-    // The session's first game: the engine at full strength, and what that is worth.
+    // The session's first game: the newcomer's level, and what that is worth.
+    let level = minishogi_board::NEWCOMER_LEVEL;
     assert_eq!(
         engine_strength(c).await,
-        format!("Elo {}", elo_of_level(20))
+        format!("Level {level} · Elo {}", elo_of_level(level))
     );
 
     assert_eq!(

@@ -15,14 +15,15 @@ use crate::notation;
 use crate::port::{Command, Job, Purpose, Report, Role};
 use crate::records::{self, Ending, Record};
 use crate::review::ReviewRun;
-use crate::session::{Ended, Session, Slot};
+use crate::session::{Ended, SELF_ENGINE, Session, Slot};
 use crate::shogi::{Color, EndReason, GameStatus, Position};
 use crate::tree::Tree;
 use crate::view::{BoardView, Event, InfoEvent, MateEvent, Player, Source, State, win_probability};
 use crate::{Score, parse_info};
 
-/// The name the engine itself has in the page's list.
-pub const SELF_ENGINE: &str = "minishogi-engine";
+/// The level of the game a session starts with, before anyone chose one: a newcomer's first
+/// opponent, gentle (the new-game dialog offers it too, read from the state).
+pub const NEWCOMER_LEVEL: u32 = 5;
 /// The most lines the analysis shows.
 pub const MAX_MULTIPV: u32 = 5;
 /// A person's flag falls this long after the clock reads zero; an engine's a little later,
@@ -91,7 +92,7 @@ impl Board {
                 tree: Tree::new(Position::startpos()),
                 players: [Player::Human, Player::Engine],
                 engine: engines[0].clone(),
-                level: None,
+                level: Some(NEWCOMER_LEVEL),
                 elo: None,
                 clock: None,
                 movetime_ms: 1000,

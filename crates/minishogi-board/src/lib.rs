@@ -23,9 +23,10 @@ mod session;
 pub mod tree;
 pub mod view;
 
-pub use board::{Board, MAX_MULTIPV, NewGame, RecordFile, SELF_ENGINE, record_format};
+pub use board::{Board, MAX_MULTIPV, NEWCOMER_LEVEL, NewGame, RecordFile, record_format};
 pub use minishogi_engine::protocol::info::{Bound, Info, Score, parse_info};
 pub use minishogi_records as records;
 pub use minishogi_rules as shogi;
 pub use port::{Command, Job, Purpose, Report, Role};
+pub use session::SELF_ENGINE;
 pub use view::Player;

@@ -5,7 +5,6 @@
 use std::collections::HashMap;
 
 use crate::Score;
-use crate::board::SELF_ENGINE;
 use crate::clock::Clock;
 use crate::notation;
 use crate::port::{Command, Job, Role};
@@ -18,6 +17,9 @@ use crate::view::{
     Players, ReviewView, ReviewedMove, Side, State, win_probability,
 };
 use minishogi_engine::search::skill;
+
+/// The name the engine itself has in the page's list (its levels' Elo are its own).
+pub const SELF_ENGINE: &str = "minishogi-engine";
 
 /// A game ended other than by the rules' verdict on the board.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

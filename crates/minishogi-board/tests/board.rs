@@ -216,9 +216,12 @@ fn states_serialize_as_the_pages_read_them() {
     assert_eq!(json["engines"][1], "fsf");
     assert_eq!(json["evals"][0], serde_json::Value::Null);
     assert_eq!(json["elo_range"].as_array().unwrap().len(), 2);
-    // No level chosen: full strength, and what it is worth (docs/levels.md).
-    assert_eq!(json["level"], serde_json::Value::Null);
-    assert_eq!(json["level_elo"], 2158);
+    // No game chosen yet: the newcomer's level, and what it is worth (docs/levels.md).
+    assert_eq!(json["level"], minishogi_board::NEWCOMER_LEVEL);
+    assert_eq!(
+        json["level_elo"],
+        minishogi_engine::search::skill::elo_of_level(minishogi_board::NEWCOMER_LEVEL)
+    );
     assert!(json["legal_moves"].as_array().unwrap().len() > 10);
 }
 
@@ -469,4 +472,13 @@ fn a_review_searches_each_position_and_marks_the_blunder() {
         .clone();
     board.play_move(&other).unwrap();
     assert!(board.state().review.is_none());
+}
+
+#[test]
+fn a_session_starts_gently() {
+    let board = Board::new(Vec::new());
+    let state = board.state();
+    assert_eq!(state.level, Some(minishogi_board::NEWCOMER_LEVEL));
+    const { assert!(minishogi_board::NEWCOMER_LEVEL < 10, "a newcomer's level") };
+    assert_eq!(state.players.gote, Player::Engine);
 }

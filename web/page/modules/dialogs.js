@@ -60,6 +60,8 @@ function openNewGame(sfen) {
   // The last game's choices; on a first visit the dialog's own: a gentle level, 1 s a move.
   const last = recallJson('new-game') || {};
   applyChoices(last);
+  // A first visit: the level the session started with (the core's newcomer level).
+  if (last.level === undefined && typeof s.level === 'number') $('ng-level').value = s.level;
   engines.value = s.engines.includes(last.engine) ? last.engine : (s.engine || s.engines[0]);
   if (s.elo_range) {
     const [low, high] = s.elo_range;
