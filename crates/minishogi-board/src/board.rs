@@ -305,7 +305,7 @@ impl Board {
             return Err(format!("multipv {multipv}: 1 to {MAX_MULTIPV}"));
         }
         self.change(|s| {
-            if on && s.review.as_ref().is_some_and(|r| !r.done()) {
+            if on && s.reviewing() {
                 return Err("a review is under way".to_string());
             }
             if s.multipv != multipv {
@@ -377,7 +377,7 @@ impl Board {
             return Err(format!("movetime {movetime_ms} ms: 100 ms to 10 minutes"));
         }
         self.change(|s| {
-            if s.review.as_ref().is_some_and(|r| !r.done()) {
+            if s.reviewing() {
                 return Err("a review is under way".to_string());
             }
             let node = s.tree.cursor();

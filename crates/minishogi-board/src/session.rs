@@ -88,6 +88,11 @@ impl Session {
         self.error = None;
     }
 
+    /// Whether a review is under way: it has the analyser until it is done.
+    pub(super) fn reviewing(&self) -> bool {
+        self.review.as_ref().is_some_and(|r| !r.done())
+    }
+
     /// A job for the engine in `role`.
     pub(super) fn send(&mut self, role: Role, job: Job) {
         self.commands.push(Command::Job { role, job });
