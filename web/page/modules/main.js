@@ -16,6 +16,8 @@ import { renderPlayers, startClockTicks } from './clocks.js';
 import { renderStatus } from './status.js';
 import { renderTools, setupDialogs } from './dialogs.js';
 import { isMuted, playMoveSound, setMuted, setupSound } from './sound.js';
+import { renderReview, setupReview } from './review.js';
+import { setupEditor } from './editor.js';
 
 let lastFlipAuto = null;  // the players of the last game whose side set the orientation
 
@@ -92,6 +94,7 @@ function render() {
   renderEval();
   renderGraph();
   renderTools();
+  renderReview();
 }
 
 function setup() {
@@ -100,6 +103,8 @@ function setup() {
   setupAnalysis();
   setupDialogs();
   setupSound();
+  setupReview();
+  setupEditor();
   page.pieceSet = recall('pieces') === 'letters' ? 'letters' : 'kanji';
   $('btn-pieces').addEventListener('click', () => {
     page.pieceSet = page.pieceSet === 'letters' ? 'kanji' : 'letters';
