@@ -1284,7 +1284,10 @@ pub async fn review_a_blunder(c: &Client, shots: &Shots, tmp: &Path) {
     // No move led to the start: no better move is shown there.
     click(c, "[data-nav=\"first\"]").await;
     wait_ply(c, 0).await;
-    assert_eq!(js_string(c, "return document.body.dataset.better").await, "");
+    assert_eq!(
+        js_string(c, "return document.body.dataset.better").await,
+        ""
+    );
     // From the move before it, "next mistake" goes to it.
     click_move(c, (BLUNDER_PLY - 1) as u64).await;
     click(c, "[data-review-nav=\"next\"]").await;
@@ -1328,9 +1331,12 @@ pub async fn review_a_blunder(c: &Client, shots: &Shots, tmp: &Path) {
         .await,
         better
     );
-    c.execute("document.activeElement.blur()", vec![])
-        .await
-        .expect("blur");
+    c.execute(
+        "document.activeElement.blur(); window.scrollTo(0, 0)",
+        vec![],
+    )
+    .await
+    .expect("blur");
     shots.take(c, "review").await;
     // In Japanese, in the core's Japanese notation.
     click(c, "#btn-lang").await;
@@ -1640,8 +1646,15 @@ pub async fn test_the_page(url: &str, mut procs: Processes, shots: Shots, tmp: &
     println!("the game took {:.1} s", started.elapsed().as_secs_f64());
     presets_and_resignation(&client, &shots).await;
     open_record(&client, &shots, tmp, &downloads).await;
+    let review_started = Instant::now();
     review_a_blunder(&client, &shots, tmp).await;
+    let editor_started = Instant::now();
     edit_a_position(&client, &shots).await;
+    println!(
+        "the review part took {:.1} s, the editor part {:.1} s",
+        (editor_started - review_started).as_secs_f64(),
+        editor_started.elapsed().as_secs_f64()
+    );
 
     let _ = client.close().await;
     drop(procs);

@@ -134,13 +134,16 @@ function build() {
   }
   const palette = $('edit-palette');
   palette.textContent = '';
+  // Each side's pieces on a row, its promoted ones on the next.
   for (const color of ['gote', 'sente']) {
-    const row = el('div', { class: 'palette-row', 'data-color': color });
-    for (const p of PALETTE) {
-      const piece = color === 'sente' ? p : p.toLowerCase();
-      row.append(el('button', { type: 'button', class: 'palette-piece', 'data-edit-piece': piece }));
+    for (const promoted of [false, true]) {
+      const row = el('div', { class: 'palette-row', 'data-color': color });
+      for (const p of PALETTE.filter((q) => q.startsWith('+') === promoted)) {
+        const piece = color === 'sente' ? p : p.toLowerCase();
+        row.append(el('button', { type: 'button', class: 'palette-piece', 'data-edit-piece': piece }));
+      }
+      palette.append(row);
     }
-    palette.append(row);
   }
   palette.append(el('button', { type: 'button', class: 'palette-erase', 'data-edit-piece': '', 'data-i18n': 'erase' }, t('erase')));
   for (const side of ['gote', 'sente']) {
