@@ -28,7 +28,7 @@ pub struct ReviewArgs {
     #[arg(required = true)]
     pub records: Vec<PathBuf>,
     /// The search of each position, in nodes.
-    #[arg(long, default_value_t = 100_000, conflicts_with = "movetime")]
+    #[arg(long, default_value_t = minishogi_board::REVIEW_NODES, conflicts_with = "movetime")]
     pub nodes: u64,
     /// The search of each position, in milliseconds (instead of `--nodes`).
     #[arg(long)]
