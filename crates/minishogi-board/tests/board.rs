@@ -398,12 +398,13 @@ fn a_review_searches_each_position_and_marks_the_blunder() {
     let review = state.review.expect("a review under way");
     assert_eq!((review.done, review.searched, review.total), (false, 0, 4));
     // The engine's scores, from the side to move's view, position by position: sente's
-    // first move throws away 300 cp, gote's and sente's next keep the balance.
+    // first move throws away 300 cp; gote's keeps the balance; sente's next is the engine's
+    // own choice, which loses nothing whatever the next search says (here 180 cp more).
     let answers = [
-        ("cp 0", "2e3d"),
+        ("cp 0", "4e4d"),
         ("cp 320", "4a3b"),
         ("cp -320", "3d2e"),
-        ("cp 310", "1a1b"),
+        ("cp 500", "1a1b"),
     ];
     for (i, (score, best)) in answers.iter().enumerate() {
         let (jobs, _) = drain(&mut board, &mut serials);
@@ -455,8 +456,9 @@ fn a_review_searches_each_position_and_marks_the_blunder() {
         marks,
         [Some(minishogi_board::review::Mark::Blunder), None, None]
     );
-    assert_eq!(review.moves[0].best.as_deref(), Some("2e3d"));
+    assert_eq!(review.moves[0].best.as_deref(), Some("4e4d"));
     assert!(review.moves[0].loss > 15.0, "{}", review.moves[0].loss);
+    assert_eq!(review.moves[2].loss, 0.0);
     let accuracy = review.accuracy.expect("accuracies");
     assert!(
         accuracy.gote.unwrap() > accuracy.sente.unwrap() + 20.0,
