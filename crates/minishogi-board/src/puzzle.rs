@@ -89,7 +89,7 @@ impl Puzzle {
         let position = Position::from_sfen(start.sfen.trim())
             .map_err(|e| format!("puzzle {id}: SFEN: {e}"))?;
         let plies = start.moves.len();
-        if plies == 0 || plies % 2 == 0 || plies > MAX_SOLUTION_PLIES {
+        if plies == 0 || plies.is_multiple_of(2) || plies > MAX_SOLUTION_PLIES {
             return Err(format!(
                 "puzzle {id}: the solution has {plies} moves; it needs an odd number (the \
                  solver's first and last), at most {MAX_SOLUTION_PLIES}"

@@ -5,11 +5,14 @@
 //!
 //! A call: `{"call": NAME, …}` with NAME `state`, `move` {move}, `new` {game: NewGame},
 //! `catch_up`, `undo`, `resign`, `goto` {node}, `analysis` {on, multipv}, `mate` {movetime_ms},
-//! `preview` {node, moves}, `load_record` {bytes, format}, `save_record` {format}, `tick`, or
-//! `report` {role, serial, report}. The answer: `{"ok": VALUE}` or `{"error": TEXT,
+//! `preview` {node, moves}, `load_record` {bytes, format}, `save_record` {format}, `tick`,
+//! `puzzle_start` {puzzle: {id, sfen, moves}}, `puzzle_hint`, `puzzle_solution`, `puzzle_end`,
+//! or `report` {role, serial, report}. The answer: `{"ok": VALUE}` or `{"error": TEXT,
 //! "status": 400 | 409}`, with `"commands": [...]` in both (the core's `Command`s).
 
-use minishogi_board::{Board, Command, NewGame, Report, Role, SELF_ENGINE, record_format};
+use minishogi_board::{
+    Board, Command, NewGame, PuzzleStart, Report, Role, SELF_ENGINE, record_format,
+};
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
@@ -58,6 +61,12 @@ enum Call {
         format: String,
     },
     Tick,
+    PuzzleStart {
+        puzzle: PuzzleStart,
+    },
+    PuzzleHint,
+    PuzzleSolution,
+    PuzzleEnd,
     Report {
         role: Role,
         serial: u64,
@@ -165,6 +174,10 @@ impl BoardHost {
                     .unwrap_or(minishogi_board::records::Format::Kif);
                 return Ok(to_json(board.record_file(format)));
             }
+            Call::PuzzleStart { puzzle } => board.start_puzzle(&puzzle),
+            Call::PuzzleHint => board.puzzle_hint(),
+            Call::PuzzleSolution => board.puzzle_solution(),
+            Call::PuzzleEnd => board.end_puzzle(),
             Call::Tick => {
                 board.tick();
                 return Ok(Value::Null);

@@ -16,6 +16,7 @@ import { renderPlayers, startClockTicks } from './clocks.js';
 import { renderStatus } from './status.js';
 import { renderTools, setupDialogs } from './dialogs.js';
 import { isMuted, playMoveSound, setMuted, setupSound } from './sound.js';
+import { renderPuzzle, setupPuzzles } from './puzzles.js';
 
 let lastFlipAuto = null;  // the players of the last game whose side set the orientation
 
@@ -92,6 +93,7 @@ function render() {
   renderEval();
   renderGraph();
   renderTools();
+  renderPuzzle();
 }
 
 function setup() {
@@ -100,6 +102,7 @@ function setup() {
   setupAnalysis();
   setupDialogs();
   setupSound();
+  setupPuzzles();
   page.pieceSet = recall('pieces') === 'letters' ? 'letters' : 'kanji';
   $('btn-pieces').addEventListener('click', () => {
     page.pieceSet = page.pieceSet === 'letters' ? 'kanji' : 'letters';
