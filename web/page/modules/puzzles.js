@@ -17,6 +17,7 @@ const mode = {
   loading: null,    // the file being read
   current: null,    // the id of the puzzle started last from this page
   orientedFor: null, // the game whose puzzle set the board's orientation
+  flippedBefore: null, // the orientation before puzzle mode, restored after it
   noMatch: false,   // the filters leave no puzzle
   wasShown: false,  // the last state drawn had a puzzle
   recorded: null,   // the game and status last recorded in the progress
@@ -115,8 +116,14 @@ async function open() {
 async function close() {
   mode.open = false;
   mode.noMatch = false;
+  // The orientation the person had before the puzzles (a new game that ends them sets its own).
+  if (mode.flippedBefore !== null && page.flipped !== mode.flippedBefore) {
+    page.flipped = mode.flippedBefore;
+    buildBoard();
+  }
   if (page.state && page.state.puzzle) await request('puzzle_end', {});
   render();
+  if (page.state) renderBoard();
 }
 
 const shownPuzzle = () => (mode.puzzles || []).find((p) => p.id === page.state?.puzzle?.id) || null;
@@ -125,7 +132,7 @@ export function setupPuzzles() {
   $('btn-puzzles').addEventListener('click', () => (mode.open ? close() : open()));
   $('puzzle-hint').addEventListener('click', () => request('puzzle_hint', {}));
   $('puzzle-solution').addEventListener('click', () => request('puzzle_solution', {}));
-  $('puzzle-retry').addEventListener('click', () => start(shownPuzzle()));
+  $('puzzle-retry').addEventListener('click', () => { const p = shownPuzzle(); if (p) start(p); });
   $('puzzle-next').addEventListener('click', () => start(nextAfter(page.state?.puzzle?.id ?? mode.current)));
   for (const id of ['puzzle-theme', 'puzzle-difficulty']) {
     $(id).addEventListener('change', () => {
@@ -170,6 +177,8 @@ function render() {
   $('btn-puzzles').textContent = t('puzzles');
   $('puzzle-panel').hidden = !mode.open;
   if (!mode.open) {
+    mode.flippedBefore = null;
+    mode.orientedFor = null;
     if (mode.engineless) for (const id of ['btn-analysis', 'btn-mate']) $(id).disabled = false;
     mode.engineless = false;
     markHint(null);
@@ -185,6 +194,7 @@ function render() {
   if (puzzle && s.game !== mode.orientedFor) {
     // The solver at the bottom, once a puzzle.
     mode.orientedFor = s.game;
+    if (mode.flippedBefore === null) mode.flippedBefore = page.flipped;
     const flipped = puzzle.solver === 'gote';
     if (flipped !== page.flipped) { page.flipped = flipped; buildBoard(); renderBoard(); }
   }
