@@ -1148,6 +1148,12 @@ async fn shown_puzzle(c: &Client, file: &[Value], not: &str) -> (String, String,
         .iter()
         .map(|m| m.as_str().unwrap().to_string())
         .collect();
+    wait_js(
+        c,
+        "the solver at the bottom",
+        &format!("return document.getElementById('row-bottom').dataset.color === '{solver}'"),
+    )
+    .await;
     (id, solver.to_string(), moves)
 }
 

@@ -16,7 +16,7 @@ import { renderPlayers, startClockTicks } from './clocks.js';
 import { renderStatus } from './status.js';
 import { renderTools, setupDialogs } from './dialogs.js';
 import { isMuted, playMoveSound, setMuted, setupSound } from './sound.js';
-import { renderPuzzle, setupPuzzles } from './puzzles.js';
+import { orientForPuzzle, renderPuzzle, setupPuzzles } from './puzzles.js';
 
 let lastFlipAuto = null;  // the players of the last game whose side set the orientation
 
@@ -62,6 +62,7 @@ function setState(s) {
     const gote = s.players.gote === 'human' && s.players.sente === 'engine';
     if (gote !== page.flipped) { page.flipped = gote; buildBoard(); }
   }
+  if (orientForPuzzle(s)) buildBoard();
   if (s.error) showError(`${t('engineError')}: ${s.error}`);
   render();
   if (arrival) {

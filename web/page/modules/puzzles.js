@@ -7,7 +7,6 @@ import { lang, t, themeName } from './labels.js';
 import { page } from './state.js';
 import { recallJson, rememberJson } from './prefs.js';
 import { request, showError } from './session.js';
-import { buildBoard, renderBoard } from './board.js';
 
 const FILE = 'puzzles/minishogi-puzzles.json';
 
@@ -18,6 +17,7 @@ const mode = {
   current: null,    // the id of the puzzle started last from this page
   orientedFor: null, // the game whose puzzle set the board's orientation
   flippedBefore: null, // the orientation before puzzle mode, restored after it
+  leaving: false,   // the person left puzzle mode (not a new game that ended it)
   noMatch: false,   // the filters leave no puzzle
   wasShown: false,  // the last state drawn had a puzzle
   recorded: null,   // the game and status last recorded in the progress
@@ -116,14 +116,31 @@ async function open() {
 async function close() {
   mode.open = false;
   mode.noMatch = false;
-  // The orientation the person had before the puzzles (a new game that ends them sets its own).
-  if (mode.flippedBefore !== null && page.flipped !== mode.flippedBefore) {
-    page.flipped = mode.flippedBefore;
-    buildBoard();
-  }
+  mode.leaving = true;
   if (page.state && page.state.puzzle) await request('puzzle_end', {});
   render();
-  if (page.state) renderBoard();
+}
+
+// The board's orientation for a state (main.js asks before drawing it): the solver at the
+// bottom, once a puzzle; the person's own orientation back when they leave the puzzles (a new
+// game that ends them orients itself). Whether it changed.
+export function orientForPuzzle(s) {
+  const puzzle = s.puzzle;
+  if (puzzle) {
+    if (s.game === mode.orientedFor) return false;
+    mode.orientedFor = s.game;
+    if (mode.flippedBefore === null) mode.flippedBefore = page.flipped;
+    const flipped = puzzle.solver === 'gote';
+    if (flipped === page.flipped) return false;
+    page.flipped = flipped;
+    return true;
+  }
+  const restore = mode.leaving && mode.flippedBefore !== null && mode.flippedBefore !== page.flipped;
+  if (restore) page.flipped = mode.flippedBefore;
+  mode.flippedBefore = null;
+  mode.orientedFor = null;
+  mode.leaving = false;
+  return restore;
 }
 
 const shownPuzzle = () => (mode.puzzles || []).find((p) => p.id === page.state?.puzzle?.id) || null;
@@ -177,8 +194,6 @@ function render() {
   $('btn-puzzles').textContent = t('puzzles');
   $('puzzle-panel').hidden = !mode.open;
   if (!mode.open) {
-    mode.flippedBefore = null;
-    mode.orientedFor = null;
     if (mode.engineless) for (const id of ['btn-analysis', 'btn-mate']) $(id).disabled = false;
     mode.engineless = false;
     markHint(null);
@@ -191,13 +206,6 @@ function render() {
   counts.dataset.failed = String(p.failed.size);
   counts.textContent = t('puzzleProgress')(p.solved.size, p.failed.size, all);
   const solving = puzzle && puzzle.status === 'solving';
-  if (puzzle && s.game !== mode.orientedFor) {
-    // The solver at the bottom, once a puzzle.
-    mode.orientedFor = s.game;
-    if (mode.flippedBefore === null) mode.flippedBefore = page.flipped;
-    const flipped = puzzle.solver === 'gote';
-    if (flipped !== page.flipped) { page.flipped = flipped; buildBoard(); renderBoard(); }
-  }
   const outcome = puzzle && puzzle.status !== 'solving' ? `${s.game} ${puzzle.status}` : null;
   if (outcome && outcome !== mode.recorded) { mode.recorded = outcome; record(puzzle.id, puzzle.status); }
   for (const o of document.querySelectorAll('#puzzle-theme [data-theme]')) o.textContent = themeName(o.dataset.theme);
