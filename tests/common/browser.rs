@@ -1518,7 +1518,12 @@ pub async fn test_the_page(url: &str, mut procs: Processes, shots: Shots, tmp: &
     println!("the game took {:.1} s", started.elapsed().as_secs_f64());
     presets_and_resignation(&client, &shots).await;
     open_record(&client, &shots, tmp, &downloads).await;
+    let puzzles_started = Instant::now();
     puzzles(&client, &shots).await;
+    println!(
+        "puzzle mode took {:.1} s",
+        puzzles_started.elapsed().as_secs_f64()
+    );
 
     let _ = client.close().await;
     drop(procs);
