@@ -448,6 +448,61 @@ fn a_line_is_previewed_with_the_game_unchanged() {
     assert_eq!(line_usi(&after), ["2e3d"]);
 }
 
+/// The position editor's position, checked by the rules: its SFEN (the start of a new game),
+/// or why it cannot be played, by name; malformed data refused; the game unchanged.
+#[test]
+fn the_editors_position_is_checked_with_the_game_unchanged() {
+    let client = Client::start(&[]);
+    client.new_game(two_people());
+    client.play("2e3d");
+    let before = client.state();
+    // The position after 2e3d, as the state draws it, comes back as its SFEN.
+    let same = client.ok(
+        "/api/setup",
+        json!({"board": before["board"], "hands": before["hands"], "side_to_move": before["side_to_move"]}),
+    );
+    // The same position; an editor's starts at move 1.
+    let fields = |sfen: &Value| -> Vec<String> {
+        sfen.as_str()
+            .unwrap()
+            .split(' ')
+            .map(String::from)
+            .collect()
+    };
+    assert_eq!(fields(&same["sfen"])[..3], fields(&before["sfen"])[..3]);
+    assert_eq!(fields(&same["sfen"])[3], "1");
+    assert_eq!(same["view"]["board"], before["board"]);
+    assert_eq!(same["problem"], Value::Null);
+    // Gote's pawn moved to its last rank: named, with the side and the file.
+    let mut board = before["board"].clone();
+    board[1][4] = json!("");
+    board[4][4] = json!("p");
+    let refused = client.ok(
+        "/api/setup",
+        json!({"board": board, "hands": before["hands"], "side_to_move": "gote"}),
+    );
+    assert_eq!(refused["sfen"], Value::Null);
+    assert_eq!(refused["problem"]["code"], "pawn_last_rank");
+    assert_eq!(refused["problem"]["side"], "gote");
+    assert_eq!(refused["problem"]["file"], 1);
+    let start = client.ok("/api/setup", json!({"start": true}));
+    assert_eq!(start["sfen"], "rbsgk/4p/5/P4/KGSBR b - 1");
+    for body in [
+        json!({"board": [["K"]], "side_to_move": "sente"}),
+        json!({"board": before["board"], "side_to_move": "sideways"}),
+        json!({"board": before["board"]}),
+        json!({"board": before["board"], "hands": {"sente": {"K": 1}}, "side_to_move": "sente"}),
+        json!({"board": before["board"], "side_to_move": "sente", "colour": "red"}),
+    ] {
+        let answer = client.post("/api/setup", body.clone());
+        assert_eq!(answer.status, 400, "{body}: {}", answer.text());
+    }
+    // Played from, through the new-game path.
+    assert_eq!(client.state(), before, "checks change nothing");
+    let game = client.new_game(json!({"sfen": same["sfen"], "sente": "human", "gote": "human"}));
+    assert_eq!(game["sfen"], same["sfen"]);
+}
+
 #[test]
 fn legal_moves_play_and_bad_ones_are_refused_with_the_game_unchanged() {
     let client = Client::start(&[]);

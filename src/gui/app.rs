@@ -7,6 +7,7 @@ use std::collections::HashMap;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, Weak};
 
+use minishogi_board::setup::Setup;
 use minishogi_board::{Board, Command, NewGame, PuzzleStart, RecordFile, Report, Role, records};
 use serde_json::Value;
 use tokio::sync::broadcast;
@@ -209,6 +210,11 @@ impl App {
     /// The position after `moves` from `node`, for a page showing a line.
     pub fn preview(&self, node: usize, moves: &[String]) -> Result<Value, String> {
         Self::answer(self.lock().board.preview(node, moves))
+    }
+
+    /// The editor's position checked: its SFEN, or why it cannot be played.
+    pub fn setup(&self, setup: &Setup) -> Result<Value, String> {
+        Self::answer(self.lock().board.setup(setup))
     }
 
     /// Loads a record (its bytes in `format`, or guessed).

@@ -20,6 +20,7 @@ use serde_json::{Value, json};
 use tokio_stream::StreamExt;
 use tokio_stream::wrappers::BroadcastStream;
 
+use minishogi_board::setup::Setup;
 use minishogi_board::{NewGame, PuzzleStart, record_format};
 
 use super::app::App;
@@ -58,11 +59,13 @@ const ASSETS: &[(&str, &str, &str)] = &[
     module!("clocks.js"),
     module!("dialogs.js"),
     module!("dom.js"),
+    module!("editor.js"),
     module!("labels.js"),
     module!("main.js"),
     module!("moves.js"),
     module!("prefs.js"),
     module!("puzzles.js"),
+    module!("review.js"),
     module!("session.js"),
     module!("sound.js"),
     module!("state.js"),
@@ -108,6 +111,7 @@ pub fn router(server: Server) -> Router {
         .route("/api/mate", post(mate))
         .route("/api/review", post(review))
         .route("/api/preview", post(preview))
+        .route("/api/setup", post(setup))
         .route("/api/record", post(load_record).get(save_record))
         .route("/api/puzzle/start", post(puzzle_start))
         .route("/api/puzzle/hint", post(puzzle_hint))
@@ -361,6 +365,13 @@ async fn preview(State(server): State<Server>, body: Bytes) -> Response {
     }
 }
 
+async fn setup(State(server): State<Server>, body: Bytes) -> Response {
+    match parse_body::<Setup>(&body) {
+        Ok(request) => answer(server.app.setup(&request)),
+        Err(message) => error(StatusCode::BAD_REQUEST, message),
+    }
+}
+
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct ReviewRequest {
@@ -368,9 +379,9 @@ struct ReviewRequest {
     nodes: u64,
 }
 
-/// A review's default budget: about 0.1 s a position on one core natively.
+/// A review's default budget: the core's.
 fn default_review_nodes() -> u64 {
-    100_000
+    minishogi_board::REVIEW_NODES
 }
 
 async fn review(State(server): State<Server>, body: Bytes) -> Response {

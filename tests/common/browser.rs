@@ -7,7 +7,11 @@
 //! project's reader), analysis with three lines and a PV preview; the comforts: the new-game
 //! dialog's gentle first-visit choices, its time presets and the choices remembered, the
 //! engine's level and Elo shown, letter pieces, a confirmed resignation, the engine's replies
-//! slid in and heard (and not while muted); screenshots
+//! slid in and heard (and not while muted); a game with a planted blunder reviewed (its mark
+//! in the move list and on the graph, the next mistake, the better move on the board, both
+//! sides' accuracy), a position built in the editor and played; puzzle mode (two puzzles of the
+//! page's file solved by clicks, one with a hint, one failed, the progress kept over a reload);
+//! screenshots
 //! (`docs/images/PREFIX-*.png` when `GUI_SCREENSHOTS=1`, a temporary folder otherwise).
 
 use std::net::TcpListener;
@@ -397,6 +401,15 @@ pub async fn play_game(c: &Client, shots: &Shots) {
     .await;
     assert_eq!(piece_at(c, "5b").await, "S");
     assert_eq!(piece_at(c, "1a").await, "k");
+    // No review while the game against the engine goes on.
+    assert_eq!(
+        js_string(
+            c,
+            "return String(document.getElementById('btn-review').disabled)"
+        )
+        .await,
+        "true"
+    );
     // The opponent's strength beside its name: the level chosen and what the session says it
     // is worth (docs/levels.md).
     assert_eq!(
@@ -1111,6 +1124,416 @@ pub async fn presets_and_resignation(c: &Client, shots: &Shots) {
     assert_eq!(result, "Gote wins by resignation");
 }
 
+/// A short game with a planted blunder: sente's third move, 1e1c, puts the rook where gote's
+/// pawn takes it for nothing (gote takes it, and sente goes on).
+const BLUNDER_GAME: &str = "position startpos moves 4e4d 3a4b 1e1c 1b1c 2e3d";
+const BLUNDER_PLY: usize = 3;
+
+/// The engine's own verdict on `BLUNDER_GAME` (`engine review`, natively, outside the page):
+/// the planted move's mark. The page's review must agree that it is a blunder, not a guess.
+fn engine_verdict(tmp: &Path) -> String {
+    let dir = tmp.join("review");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("review dir");
+    let record = dir.join("blunder.usi");
+    std::fs::write(&record, format!("{BLUNDER_GAME}\n")).expect("write the record");
+    let json = dir.join("report.json");
+    let run = Command::new(env!("CARGO_BIN_EXE_engine"))
+        .args(["review", "--nodes", "20000", "--out"])
+        .arg(dir.join("out"))
+        .arg("--json")
+        .arg(&json)
+        .arg(&record)
+        .output()
+        .expect("engine review runs");
+    assert!(
+        run.status.success(),
+        "engine review: {}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    let report: Value =
+        serde_json::from_slice(&std::fs::read(&json).expect("the report")).expect("JSON");
+    let planted = &report[0]["review"]["moves"][BLUNDER_PLY - 1];
+    assert_eq!(planted["mover"], "sente", "{planted}");
+    let mark = planted["mark"].as_str().unwrap_or_default().to_string();
+    assert!(
+        mark == "blunder" || mark == "allowed_mate",
+        "the engine does not find the planted move a blunder: {planted}"
+    );
+    mark
+}
+
+/// The class list of a square, for the marks the board draws on it.
+async fn square_classes(c: &Client, sq: &str) -> String {
+    js_string(
+        c,
+        &format!("return document.querySelector('[data-square=\"{sq}\"]').className"),
+    )
+    .await
+}
+
+/// A record with a planted blunder reviewed in the page: the progress, the mark on the move
+/// in the list and on the graph, each side's accuracy and marks counted, "next mistake" going
+/// to it, and there the better move on the board (its squares and an arrow) and in words.
+pub async fn review_a_blunder(c: &Client, shots: &Shots, tmp: &Path) {
+    let engine_mark = engine_verdict(tmp);
+    set_value(c, "#paste-text", BLUNDER_GAME).await;
+    click(c, "#btn-paste").await;
+    wait_js(
+        c,
+        "the record",
+        "return document.querySelectorAll('#moves [data-node]').length === 5 && document.body.dataset.ply === '5'",
+    )
+    .await;
+    assert_eq!(
+        js_string(
+            c,
+            "return String(document.getElementById('btn-review').disabled)"
+        )
+        .await,
+        "false",
+        "a loaded record can be reviewed"
+    );
+    click(c, "#btn-review").await;
+    // Progress while it runs (n of 6 positions: the start and one after each move), then the
+    // verdict.
+    let progress = wait_js(
+        c,
+        "the review's progress",
+        "const d = document.body.dataset.review; const p = document.getElementById('review-count');
+         return d && !document.getElementById('review-progress').hidden ? p.textContent : null",
+    )
+    .await;
+    assert!(
+        progress
+            .as_str()
+            .unwrap_or_default()
+            .ends_with("of 6 positions"),
+        "{progress}"
+    );
+    let started = Instant::now();
+    wait_js(
+        c,
+        "the review done",
+        "return document.body.dataset.review === 'done'",
+    )
+    .await;
+    println!(
+        "{}: the review of 6 positions took {:.1} s",
+        shots.prefix,
+        started.elapsed().as_secs_f64()
+    );
+    assert_eq!(
+        js_string(
+            c,
+            "return document.getElementById('review-count').textContent"
+        )
+        .await,
+        "6 of 6 positions"
+    );
+    let node = js_string(
+        c,
+        &format!(
+            "return document.querySelectorAll('#moves [data-node]')[{}].dataset.node",
+            BLUNDER_PLY - 1
+        ),
+    )
+    .await;
+    let mark = js_string(
+        c,
+        &format!("const b = document.querySelector('#moves [data-node=\"{node}\"] .mark-badge'); return b ? b.dataset.mark + ' ' + b.textContent : ''"),
+    )
+    .await;
+    let (page_mark, symbol) = mark.split_once(' ').unwrap_or_default();
+    assert!(
+        page_mark == "blunder" || page_mark == "allowed_mate",
+        "the page's mark on {BLUNDER_GAME} ply {BLUNDER_PLY}: {mark:?} (the engine's: {engine_mark})"
+    );
+    assert!(symbol.contains("??"), "{mark:?}");
+    assert_eq!(
+        js_string(
+            c,
+            &format!("return String(!!document.querySelector('#graph .g-mark.{page_mark}[data-ply=\"{BLUNDER_PLY}\"]'))")
+        )
+        .await,
+        "true",
+        "the blunder marked on the graph"
+    );
+    // Each side's accuracy, in %: the side that gave its rook away the lower.
+    let accuracy = |side: &str| {
+        format!("return document.querySelector('[data-accuracy=\"{side}\"]').textContent")
+    };
+    let (sente, gote) = (
+        js_string(c, &accuracy("sente")).await,
+        js_string(c, &accuracy("gote")).await,
+    );
+    let percent = |text: &str| -> f64 {
+        text.strip_suffix('%')
+            .and_then(|n| n.parse().ok())
+            .unwrap_or_else(|| panic!("an accuracy in %: {text:?}"))
+    };
+    assert!(
+        percent(&sente) < percent(&gote),
+        "sente {sente}, gote {gote}"
+    );
+    let counted = js_string(
+        c,
+        &format!("return document.querySelector('tr[data-side=\"sente\"] td[data-count=\"{page_mark}\"]').textContent"),
+    )
+    .await;
+    assert!(counted.parse::<u32>().unwrap_or(0) >= 1, "{counted:?}");
+
+    // No move led to the start: no better move is shown there.
+    click(c, "[data-nav=\"first\"]").await;
+    wait_ply(c, 0).await;
+    assert_eq!(
+        js_string(c, "return document.body.dataset.better").await,
+        ""
+    );
+    // From the move before it, "next mistake" goes to it.
+    click_move(c, (BLUNDER_PLY - 1) as u64).await;
+    click(c, "[data-review-nav=\"next\"]").await;
+    wait_ply(c, BLUNDER_PLY as u64).await;
+    // The better move: on the board (its destination lit, an arrow from its origin), and in
+    // words in the page's notation.
+    let better = wait_js(c, "the better move", "return document.body.dataset.better").await;
+    let better = better.as_str().unwrap_or_default().to_string();
+    assert_ne!(better, "1e1c", "the better move is another");
+    assert!(
+        square_classes(c, &better[2..4]).await.contains("better-to"),
+        "{better}'s destination lit"
+    );
+    if better.as_bytes()[1] != b'*' {
+        assert!(
+            square_classes(c, &better[..2])
+                .await
+                .contains("better-from")
+        );
+        assert_eq!(
+            js_string(
+                c,
+                "return String(document.querySelectorAll('#better-arrow line').length)"
+            )
+            .await,
+            "1",
+            "an arrow for {better}"
+        );
+    }
+    let words = js_string(
+        c,
+        "return document.getElementById('review-better').textContent",
+    )
+    .await;
+    assert!(words.starts_with("Better: "), "{words:?}");
+    assert_eq!(
+        js_string(
+            c,
+            "return document.getElementById('review-better').dataset.usi"
+        )
+        .await,
+        better
+    );
+    c.execute(
+        "document.activeElement.blur(); window.scrollTo(0, 0)",
+        vec![],
+    )
+    .await
+    .expect("blur");
+    shots.take(c, "review").await;
+    // In Japanese, in the core's Japanese notation.
+    click(c, "#btn-lang").await;
+    let ja = js_string(
+        c,
+        "return document.getElementById('review-better').textContent",
+    )
+    .await;
+    assert!(ja.starts_with("最善: ☗"), "{ja:?}");
+    click(c, "#btn-lang").await;
+    // "Previous mistake" from the line's end walks back through the marks, the blunder's
+    // among them, until there is none before.
+    click(c, "[data-nav=\"last\"]").await;
+    wait_ply(c, 5).await;
+    let mut visited = Vec::new();
+    let disabled = "return String(document.querySelector('[data-review-nav=\"prev\"]').disabled)";
+    while js_string(c, disabled).await == "false" {
+        assert!(visited.len() < 5, "marks visited: {visited:?}");
+        let before = ply(c).await;
+        click(c, "[data-review-nav=\"prev\"]").await;
+        wait_js(
+            c,
+            "the previous mark",
+            &format!("return Number(document.body.dataset.ply) < {before}"),
+        )
+        .await;
+        visited.push(ply(c).await);
+    }
+    assert!(
+        visited.contains(&(BLUNDER_PLY as u64)),
+        "the marks visited: {visited:?}"
+    );
+}
+
+/// The position editor: pieces from the palette (a promoted one among them; letters, then
+/// kanji), a king missing and a pawn on its last rank named, a hand set, then played from
+/// and analysed.
+pub async fn edit_a_position(c: &Client, shots: &Shots) {
+    // The palette in letters (the piece set toggled before the editor opens).
+    click(c, "#btn-pieces").await;
+    wait_js(
+        c,
+        "letter pieces",
+        "return document.body.dataset.pieces === 'letters'",
+    )
+    .await;
+    click(c, "#btn-edit").await;
+    wait_js(
+        c,
+        "the editor",
+        "return document.getElementById('editor-dialog').open && document.getElementById('editor-dialog').dataset.valid !== ''",
+    )
+    .await;
+    assert_eq!(glyph_at(c, "[data-edit-piece=\"+R\"]").await, "+R");
+    assert_eq!(glyph_at(c, "[data-edit-piece=\"k\"]").await, "K");
+    click(c, "#edit-clear").await;
+    let problem = wait_js(
+        c,
+        "no king named",
+        "const d = document.getElementById('editor-dialog').dataset; return d.problem === 'king_count' ? document.getElementById('edit-problem').textContent : null",
+    )
+    .await;
+    assert!(
+        problem.as_str().unwrap_or_default().contains("has no king"),
+        "{problem}"
+    );
+    assert_eq!(
+        js_string(
+            c,
+            "return String(document.getElementById('edit-play').disabled)"
+        )
+        .await,
+        "true"
+    );
+    let place = |piece: &'static str, sq: &'static str| async move {
+        click(c, &format!("[data-edit-piece=\"{piece}\"]")).await;
+        click(c, &format!("[data-edit-square=\"{sq}\"]")).await;
+        wait_js(
+            c,
+            "the piece placed",
+            &format!("const p = document.querySelector('[data-edit-square=\"{sq}\"] .piece'); return p && p.dataset.piece === '{piece}'"),
+        )
+        .await;
+    };
+    place("K", "5e").await;
+    place("k", "1a").await;
+    place("+R", "3c").await;
+    // A pawn on its last rank: named; the same piece clicked again takes it off.
+    place("P", "4a").await;
+    let problem = wait_js(
+        c,
+        "the pawn named",
+        "const d = document.getElementById('editor-dialog').dataset; return d.problem === 'pawn_last_rank' ? document.getElementById('edit-problem').textContent : null",
+    )
+    .await;
+    assert!(
+        problem.as_str().unwrap_or_default().contains("file 4"),
+        "{problem}"
+    );
+    click(c, "[data-edit-square=\"4a\"]").await;
+    // Two golds in sente's hand; sente to move.
+    set_value(c, "[data-edit-hand=\"sente-G\"]", "2").await;
+    click(c, "input[name=edit-side][value=sente]").await;
+    let sfen = wait_js(
+        c,
+        "the position checked",
+        "const d = document.getElementById('editor-dialog').dataset; const s = document.getElementById('edit-sfen').value;
+         return d.valid === 'true' && s.includes(' 2G') ? s : null",
+    )
+    .await;
+    let sfen = sfen.as_str().unwrap_or_default().to_string();
+    assert_eq!(
+        sfen, "4k/5/2+R2/5/K4 b 2G 1",
+        "the core's SFEN of what was set up"
+    );
+    assert_eq!(glyph_at(c, "[data-edit-square=\"3c\"]").await, "+R");
+    if shots.prefix == "gui" {
+        shots.take(c, "editor").await;
+    }
+    click(c, "#edit-play").await;
+    wait_js(
+        c,
+        "the new-game dialog",
+        "return document.getElementById('new-dialog').open && !document.getElementById('editor-dialog').open",
+    )
+    .await;
+    assert_eq!(
+        js_string(c, "return document.getElementById('ng-sfen').value").await,
+        sfen,
+        "the editor's position starts the game"
+    );
+    click(c, "input[name=side][value=both]").await;
+    click(c, "#ng-start").await;
+    wait_js(
+        c,
+        "the edited game",
+        "return document.body.dataset.ply === '0' && document.querySelector('[data-square=\"3c\"] .piece[data-piece=\"+R\"]') !== null",
+    )
+    .await;
+    assert_eq!(piece_at(c, "5e").await, "K");
+    assert_eq!(piece_at(c, "1a").await, "k");
+    assert_eq!(piece_at(c, "4a").await, "");
+    assert_eq!(
+        js_string(
+            c,
+            "return document.querySelector('[data-hand=\"sente-G\"] .count').textContent"
+        )
+        .await,
+        "2"
+    );
+    // Kanji again: the dragon on the board and in the editor's palette.
+    click(c, "#btn-pieces").await;
+    wait_js(
+        c,
+        "kanji pieces",
+        "return document.body.dataset.pieces === 'kanji'",
+    )
+    .await;
+    assert_eq!(glyph_at(c, &square("3c")).await, "龍");
+    // The editor opens on the board's position; "Analyse" starts it with the analysis on.
+    click(c, "#btn-edit").await;
+    wait_js(
+        c,
+        "the editor on the board's position",
+        "return document.getElementById('editor-dialog').dataset.valid === 'true'",
+    )
+    .await;
+    assert_eq!(glyph_at(c, "[data-edit-piece=\"+R\"]").await, "龍");
+    assert_eq!(
+        js_string(c, "return document.getElementById('edit-sfen').value").await,
+        sfen
+    );
+    click(c, "input[name=edit-side][value=gote]").await;
+    wait_js(
+        c,
+        "gote to move",
+        "return document.getElementById('edit-sfen').value.includes(' w ')",
+    )
+    .await;
+    click(c, "#edit-analyse").await;
+    wait_js(
+        c,
+        "the analysis of the edited position",
+        "return document.body.dataset.analysis === 'true' && document.body.dataset.turn === 'gote' && document.body.dataset.ply === '0'",
+    )
+    .await;
+    click(c, "#btn-analysis").await;
+    wait_js(
+        c,
+        "analysis off",
+        "return document.body.dataset.analysis === 'false'",
+    )
+    .await;
+}
+
 /// The puzzle file the page fetches (`web/page/puzzles/`): its puzzles by id.
 fn puzzle_file() -> Vec<Value> {
     let path =
@@ -1518,6 +1941,15 @@ pub async fn test_the_page(url: &str, mut procs: Processes, shots: Shots, tmp: &
     println!("the game took {:.1} s", started.elapsed().as_secs_f64());
     presets_and_resignation(&client, &shots).await;
     open_record(&client, &shots, tmp, &downloads).await;
+    let review_started = Instant::now();
+    review_a_blunder(&client, &shots, tmp).await;
+    let editor_started = Instant::now();
+    edit_a_position(&client, &shots).await;
+    println!(
+        "the review part took {:.1} s, the editor part {:.1} s",
+        (editor_started - review_started).as_secs_f64(),
+        editor_started.elapsed().as_secs_f64()
+    );
     let puzzles_started = Instant::now();
     puzzles(&client, &shots).await;
     println!(

@@ -140,3 +140,74 @@ test('board: a review in the page: every position searched by the worker, every 
   assert.ok(done.review.accuracy.sente >= 0 && done.review.accuracy.gote <= 100);
   await assert.rejects(transport.request('review', { nodes: 5 }), (e) => e.status === 400);
 });
+
+test('board: the position editor: what was set up is checked by the core and played from', async (t) => {
+  const { transport } = await open(t);
+  const empty = () => Array.from({ length: 5 }, () => Array(5).fill(''));
+  const board = empty();
+  board[4][0] = 'K';   // 5e
+  board[0][4] = 'k';   // 1a
+  board[2][2] = '+R';  // 3c: a dragon
+  const position = { board, hands: { sente: { G: 2 }, gote: { P: 1 } }, side_to_move: 'gote' };
+  const checked = await transport.setup(position);
+  assert.equal(checked.problem, null);
+  assert.match(checked.sfen, / w /, 'gote to move');
+  assert.deepEqual(checked.view.board, board, 'the position as the rules read it');
+  assert.equal(checked.view.hands.sente.G, 2);
+  // Each thing the rules refuse is named, with what the page needs to say it.
+  const refused = async (change) => {
+    const b = board.map((row) => row.slice());
+    const p = { ...position, board: b, hands: { sente: { G: 2 }, gote: { P: 1 } } };
+    change(b, p);
+    const answer = await transport.setup(p);
+    assert.equal(answer.sfen, null);
+    return answer.problem;
+  };
+  let problem = await refused((b) => { b[0][4] = ''; });
+  assert.deepEqual([problem.code, problem.side, problem.count], ['king_count', 'gote', 0]);
+  problem = await refused((b) => { b[3][3] = 'K'; });
+  assert.deepEqual([problem.code, problem.side, problem.count], ['king_count', 'sente', 2]);
+  problem = await refused((b) => { b[4][2] = 'p'; });
+  assert.deepEqual([problem.code, problem.side, problem.file], ['pawn_last_rank', 'gote', 3]);
+  problem = await refused((b, p) => { b[1][0] = 'P'; b[2][0] = 'P'; p.hands.gote.P = 0; });
+  assert.deepEqual([problem.code, problem.side, problem.file], ['two_pawns', 'sente', 5]);
+  problem = await refused((b, p) => { b[4][2] = ''; b[4][4] = 'G'; p.hands.gote.G = 1; });
+  assert.deepEqual([problem.code, problem.kind, problem.count], ['too_many', 'G', 4]);
+  problem = await refused((b, p) => { b[4][4] = 'R'; p.side_to_move = 'sente'; });
+  assert.deepEqual([problem.code, problem.side], ['not_to_move_in_check', 'gote']);
+  assert.ok(problem.text.length > 0, 'the rules\' words too');
+  // Malformed data is a refusal, not a verdict.
+  await assert.rejects(transport.setup({ board: [['K']], side_to_move: 'sente' }), (e) => e.status === 400);
+  await assert.rejects(transport.setup({ ...position, board: position.board.map((r, i) => (i ? r : ['+G', '', '', '', 'k'])) }), (e) => e.status === 400);
+  // The usual start, from the rules.
+  const start = await transport.setup({ start: true });
+  assert.equal(start.sfen, (await transport.request('new', { sente: 'human', gote: 'human' })).sfen);
+  // Played from: the new-game path.
+  const state = await transport.request('new', { sfen: checked.sfen, sente: 'human', gote: 'human' });
+  assert.equal(state.sfen, checked.sfen);
+  assert.equal(state.side_to_move, 'gote');
+  assert.equal(state.board[2][2], '+R');
+});
+
+test('board: a planted blunder reviewed on the static site: marked, with the better move', async (t) => {
+  const { transport, until } = await open(t);
+  // Sente's third move puts its rook where gote's pawn takes it for nothing.
+  const record = 'position startpos moves 4e4d 3a4b 1e1c 1b1c 2e3d\n';
+  const loaded = await transport.loadRecord(new TextEncoder().encode(record), 'usi');
+  assert.equal(loaded.line.length, 5);
+  const started = await transport.request('review', {});
+  assert.equal(started.review.total, 6, 'the start and one position a move');
+  const done = await until('state', (s) => s.review && s.review.done, 60000);
+  const planted = done.review.moves[2];
+  assert.equal(planted.node, loaded.line[2].node);
+  assert.equal(planted.mover, 'sente');
+  assert.ok(['blunder', 'allowed_mate'].includes(planted.mark), JSON.stringify(planted));
+  assert.ok(planted.loss >= 15, `${planted.loss} points lost`);
+  assert.notEqual(planted.best, '1e1c');
+  assert.match(planted.best_ja, /^☗/);
+  assert.ok(planted.best_en.length >= 4);
+  assert.ok(done.review.accuracy.sente < done.review.accuracy.gote, JSON.stringify(done.review.accuracy));
+  // The better move is legal where the blunder was played.
+  const before = await transport.preview(loaded.line[1].node, [planted.best]);
+  assert.equal(before.last_move, planted.best);
+});

@@ -12,8 +12,8 @@
 //!
 //! By job: the game tree (`tree.rs`), the clocks (`clock.rs`), moves in both notations
 //! (`notation.rs`), the engines' side (`port.rs`), the session's state and its rules
-//! (`session.rs`), puzzles (`puzzle.rs`), what the pages are sent (`view.rs`), and the calls
-//! (`board.rs`).
+//! (`session.rs`), puzzles (`puzzle.rs`), what the pages are sent (`view.rs`), the editor's
+//! position checked (`setup.rs`), and the calls (`board.rs`).
 
 mod board;
 pub mod clock;
@@ -22,10 +22,13 @@ pub mod port;
 pub mod puzzle;
 pub mod review;
 mod session;
+pub mod setup;
 pub mod tree;
 pub mod view;
 
-pub use board::{Board, MAX_MULTIPV, NEWCOMER_LEVEL, NewGame, RecordFile, record_format};
+pub use board::{
+    Board, MAX_MULTIPV, NEWCOMER_LEVEL, NewGame, REVIEW_NODES, RecordFile, record_format,
+};
 pub use minishogi_engine::protocol::info::{Bound, Info, Score, parse_info};
 pub use minishogi_records as records;
 pub use minishogi_rules as shogi;

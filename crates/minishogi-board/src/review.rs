@@ -50,13 +50,18 @@ pub struct Judged {
     pub accuracy: f32,
 }
 
+///
+/// A mate allowed in a position already lost (less than an inaccuracy's worth of chances
+/// left to lose) is not marked: nothing better was there to keep.
 pub fn judge(before: Score, after: Score) -> Judged {
     let loss = (win_percent(before) - win_percent(after)).max(0.0);
     let mark = match (before, after) {
         (Score::Mate(b), after) if b > 0 && !matches!(after, Score::Mate(a) if a > 0) => {
             Some(Mark::MissedMate)
         }
-        (before, Score::Mate(a)) if a <= 0 && !matches!(before, Score::Mate(b) if b <= 0) => {
+        (before, Score::Mate(a))
+            if a <= 0 && !matches!(before, Score::Mate(b) if b <= 0) && loss >= THRESHOLDS[0] =>
+        {
             Some(Mark::AllowedMate)
         }
         _ if loss >= THRESHOLDS[2] => Some(Mark::Blunder),
@@ -150,6 +155,12 @@ mod tests {
             "already lost"
         );
         assert!(judge(Score::Cp(0), Score::Mate(-1)).accuracy < 10.0);
+        // Lost already: a mate allowed at −3000 cp loses under a point and is not marked.
+        assert_eq!(judge(Score::Cp(-3000), Score::Mate(-2)).mark, None);
+        assert_eq!(
+            judge(Score::Cp(-1000), Score::Mate(-2)).mark,
+            Some(Mark::AllowedMate)
+        );
     }
 
     #[test]
@@ -181,24 +192,50 @@ pub(crate) struct ReviewRun {
     pub(crate) nodes: Vec<usize>,
     /// The `go` line of every search.
     pub(crate) go: String,
-    /// For each node of the line, once known: its score from the side to move's view and
-    /// the engine's best move there (none where the rules decided the game).
-    pub(crate) found: Vec<Option<(Score, Option<String>)>>,
-    /// The index searched now, and the last score its search reported.
+    /// For each node of the line, once known: what its search found.
+    pub(crate) found: Vec<Option<Found>>,
+    /// The index searched now, and the last score and line its search reported.
     pub(crate) current: Option<usize>,
-    pub(crate) last_score: Option<Score>,
+    pub(crate) last: Option<(Score, Vec<String>)>,
+}
+
+/// A reviewed position's search: its score from the side to move's view and the engine's
+/// line there (empty where the rules decided the game).
+#[derive(Clone, Debug)]
+pub(crate) struct Found {
+    pub(crate) score: Score,
+    pub(crate) line: Vec<String>,
+}
+
+/// What a review spends on each position.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Budget {
+    Nodes(u64),
+    Millis(u64),
+}
+
+impl Budget {
+    /// The budget's `go` line, or what is wrong with it.
+    pub fn go(self) -> Result<String, String> {
+        match self {
+            Budget::Nodes(n) if (100..=100_000_000).contains(&n) => Ok(format!("go nodes {n}")),
+            Budget::Nodes(n) => Err(format!("review: {n} nodes a position: 100 to 100,000,000")),
+            Budget::Millis(ms) if (1..=600_000).contains(&ms) => Ok(format!("go movetime {ms}")),
+            Budget::Millis(ms) => Err(format!("review: {ms} ms a position: 1 to 600,000")),
+        }
+    }
 }
 
 impl ReviewRun {
-    pub(crate) fn new(game: u64, nodes: Vec<usize>, budget: u64) -> ReviewRun {
+    pub(crate) fn new(game: u64, nodes: Vec<usize>, go: String) -> ReviewRun {
         let found = vec![None; nodes.len()];
         ReviewRun {
             game,
             nodes,
-            go: format!("go nodes {budget}"),
+            go,
             found,
             current: None,
-            last_score: None,
+            last: None,
         }
     }
 

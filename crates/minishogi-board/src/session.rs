@@ -349,9 +349,9 @@ impl Session {
         let mut wins = Vec::new(); // sente's win% at each node, while known from the start
         let mut accuracies = [Vec::new(), Vec::new()];
         for (i, found) in run.found.iter().enumerate() {
-            let Some((score, _)) = found else { break };
+            let Some(found) = found else { break };
             let side = self.position_at(run.nodes[i]).side_to_move();
-            let win = review::win_percent(*score);
+            let win = review::win_percent(found.score);
             wins.push(if side == Color::Sente {
                 win
             } else {
@@ -360,22 +360,33 @@ impl Session {
             if i == 0 {
                 continue;
             }
-            let Some((before, best)) = &run.found[i - 1] else {
+            let Some(searched) = &run.found[i - 1] else {
                 break;
             };
-            let judged = review::judge(*before, review::flip(*score));
+            let position = self.position_at(run.nodes[i - 1]);
+            let played = self.tree.node(run.nodes[i]).and_then(|n| n.mv);
+            let best_move = searched
+                .line
+                .first()
+                .and_then(|b| position.parse_usi_move(b).ok());
+            let (before, after) = (searched.score, review::flip(found.score));
+            // The reviewer's own choice loses nothing, whatever the next search says: two
+            // searches of a budget differ by more than a mark's width in sharp positions.
+            let judged = if played.is_some() && played == best_move {
+                review::judge(before, before)
+            } else {
+                review::judge(before, after)
+            };
             let mover = side.flip();
             accuracies[mover.index()].push((i - 1, judged.accuracy));
-            let position = self.position_at(run.nodes[i - 1]);
-            let best_move = best
-                .as_deref()
-                .and_then(|b| position.parse_usi_move(b).ok());
             moves.push(ReviewedMove {
                 node: run.nodes[i],
                 mover: mover.into(),
                 loss: judged.loss,
                 mark: judged.mark,
-                best: best.clone(),
+                before,
+                after,
+                best: searched.line.first().cloned(),
                 best_ja: best_move.map(|m| {
                     let previous_to = self
                         .tree
@@ -385,6 +396,7 @@ impl Session {
                     notation::ja(&position, m, previous_to)
                 }),
                 best_en: best_move.map(|m| notation::en(&position, m)),
+                line: searched.line.clone(),
             });
         }
         let done = run.done();

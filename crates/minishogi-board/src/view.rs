@@ -44,7 +44,7 @@ pub enum Player {
 }
 
 /// A side, as the pages name it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Side {
     Sente,
@@ -260,10 +260,16 @@ pub struct ReviewedMove {
     /// Win% points lost, on the fitted curve.
     pub loss: f32,
     pub mark: Option<Mark>,
+    /// The scores, from the mover's view, of the position the move was played in (its best
+    /// line's) and of the one it made.
+    pub before: Score,
+    pub after: Score,
     /// The engine's best move where this one was played (USI and both notations).
     pub best: Option<String>,
     pub best_ja: Option<String>,
     pub best_en: Option<String>,
+    /// The engine's line from where the move was played, the best move first (USI).
+    pub line: Vec<String>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]

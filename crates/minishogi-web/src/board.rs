@@ -5,13 +5,16 @@
 //!
 //! A call: `{"call": NAME, …}` with NAME `state`, `move` {move}, `new` {game: NewGame},
 //! `catch_up`, `undo`, `resign`, `goto` {node}, `analysis` {on, multipv}, `mate` {movetime_ms},
-//! `preview` {node, moves}, `load_record` {bytes, format}, `save_record` {format}, `tick`,
+//! `review` {nodes?}, `preview` {node, moves}, `setup` {board, hands, side_to_move} or
+//! {start: true} (the editor's position checked: `{sfen, view, problem}`), `load_record` {bytes, format}, `save_record` {format}, `tick`,
 //! `puzzle_start` {puzzle: {id, sfen, moves}}, `puzzle_hint`, `puzzle_solution`, `puzzle_end`,
 //! or `report` {role, serial, report}. The answer: `{"ok": VALUE}` or `{"error": TEXT,
 //! "status": 400 | 409}`, with `"commands": [...]` in both (the core's `Command`s).
 
+use minishogi_board::setup::{Setup, SetupHands};
+use minishogi_board::view::Side;
 use minishogi_board::{
-    Board, Command, NewGame, PuzzleStart, Report, Role, SELF_ENGINE, record_format,
+    Board, Command, NewGame, PuzzleStart, REVIEW_NODES, Report, Role, SELF_ENGINE, record_format,
 };
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
@@ -46,11 +49,22 @@ enum Call {
         movetime_ms: u64,
     },
     Review {
+        #[serde(default = "review_nodes")]
         nodes: u64,
     },
     Preview {
         node: usize,
         moves: Vec<String>,
+    },
+    Setup {
+        #[serde(default)]
+        start: bool,
+        #[serde(default)]
+        board: Vec<Vec<String>>,
+        #[serde(default)]
+        hands: SetupHands,
+        #[serde(default)]
+        side_to_move: Option<Side>,
     },
     LoadRecord {
         bytes: Vec<u8>,
@@ -72,6 +86,11 @@ enum Call {
         serial: u64,
         report: Report,
     },
+}
+
+/// A review's budget when the page names none: the core's.
+fn review_nodes() -> u64 {
+    REVIEW_NODES
 }
 
 /// The board as the page's local transport drives it.
@@ -158,6 +177,20 @@ impl BoardHost {
             Call::Preview { node, moves } => {
                 return board.preview(node, &moves).map(to_json).map_err(refused);
             }
+            Call::Setup {
+                start,
+                board: rows,
+                hands,
+                side_to_move,
+            } => {
+                let setup = Setup {
+                    start,
+                    board: rows,
+                    hands,
+                    side_to_move,
+                };
+                return board.setup(&setup).map(to_json).map_err(refused);
+            }
             Call::LoadRecord { bytes, format } => {
                 if bytes.len() > MAX_RECORD_BYTES {
                     return Err((413, format!("the record is over {MAX_RECORD_BYTES} bytes")));
@@ -243,6 +276,38 @@ mod tests {
         assert_eq!(events.last().unwrap()["data"]["ply"], 2);
     }
 
+    /// The editor's position: its SFEN, or the rules' reason, by name; the game unchanged.
+    #[test]
+    fn the_editors_position_is_checked_by_the_rules() {
+        let mut host = BoardHost::new();
+        let row = |cells: [&str; 5]| cells.map(String::from).to_vec();
+        let mut board = vec![
+            row(["", "", "", "", "k"]),
+            row(["", "", "", "", ""]),
+            row(["", "", "+R", "", ""]),
+            row(["", "", "", "", ""]),
+            row(["K", "", "", "", ""]),
+        ];
+        let answer = call(
+            &mut host,
+            json!({"call": "setup", "board": board, "hands": {"sente": {"G": 2}, "gote": {"P": 1}},
+                   "side_to_move": "gote"}),
+        );
+        assert_eq!(answer["ok"]["sfen"], "4k/5/2+R2/5/K4 w 2Gp 1", "{answer}");
+        assert_eq!(answer["ok"]["problem"], Value::Null);
+        board[4][0] = String::new();
+        let answer = call(
+            &mut host,
+            json!({"call": "setup", "board": board, "side_to_move": "sente"}),
+        );
+        assert_eq!(answer["ok"]["sfen"], Value::Null);
+        assert_eq!(answer["ok"]["problem"]["code"], "king_count");
+        assert_eq!(answer["ok"]["problem"]["side"], "sente");
+        let start = call(&mut host, json!({"call": "setup", "start": true}));
+        assert_eq!(start["ok"]["view"]["board"][4][0], "K");
+        assert_eq!(call(&mut host, json!({"call": "state"}))["ok"]["ply"], 0);
+    }
+
     #[test]
     fn records_go_out_and_come_back_and_bad_input_is_an_error() {
         let mut host = BoardHost::new();
@@ -277,6 +342,14 @@ mod tests {
             let answer = call(&mut host, bad.clone());
             assert_eq!(answer["status"], 400, "{bad}: {answer}");
             assert!(answer["error"].as_str().is_some_and(|e| !e.is_empty()));
+        }
+        for bad in [
+            json!({"call": "setup", "board": [["K"]], "side_to_move": "sente"}),
+            json!({"call": "setup", "board": [], "hands": {"sente": {"Q": 1}}, "side_to_move": "sente"}),
+            json!({"call": "setup", "board": [], "side_to_move": "north"}),
+        ] {
+            let answer = call(&mut host, bad.clone());
+            assert_eq!(answer["status"], 400, "{bad}: {answer}");
         }
         let answer: Value = serde_json::from_slice(&host.call(b"{not json")).unwrap();
         assert_eq!(answer["status"], 400);

@@ -6,6 +6,7 @@ import { lang, t } from './labels.js';
 import { page, nodeAtPly } from './state.js';
 import { request } from './session.js';
 import { showPreview } from './board.js';
+import { markAt, markTitle } from './review.js';
 
 // Reports are kept for the last few nodes: a report may come before the state that moves
 // the cursor to its node.
@@ -219,6 +220,19 @@ export function renderGraph() {
       svg.append(svgEl('circle', { cx: x(i), cy: y(w), r: i === s.ply ? 3.5 : 1.8, class: i === s.ply ? 'g-dot cur' : 'g-dot' }));
     }
   }
+  // The review's marks, at the plies of the moves marked (on the line where the graph has a
+  // value there, else on the middle).
+  s.line.forEach((entry, k) => {
+    const marked = markAt(entry.node);
+    if (!marked) return;
+    const e = evals[k + 1];
+    const w = e && typeof e.win === 'number' ? e.win : 0.5;
+    const dot = svgEl('circle', { cx: x(k + 1), cy: y(w), r: 4.5, class: `g-mark ${marked.mark}`, 'data-ply': String(k + 1) });
+    const title = svgEl('title', {});
+    title.textContent = `${k + 1}. ${markTitle(marked.mark)}`;
+    dot.append(title);
+    svg.append(dot);
+  });
   svg.append(svgEl('line', { x1: x(s.ply), x2: x(s.ply), y1: 0, y2: H, class: 'g-cursor' }));
   $('graph-label').textContent = t('winGraph');
   // A click on the graph goes to the ply under it.

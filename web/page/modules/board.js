@@ -1,11 +1,13 @@
 // The board and the hands: drawn from the State (or from a BoardView while a line is
 // previewed) in kanji or letters, moves by click or drag, the promotion dialog, a move that
-// arrives slid in. The session is the referee: the moves offered are State.legal_moves,
-// grouped by where they start.
-import { $, el } from './dom.js';
+// arrives slid in; at a move the review marked, the better move (an arrow, its squares lit).
+// The session is the referee: the moves offered are State.legal_moves, grouped by where they
+// start.
+import { $, el, svgEl } from './dom.js';
 import { lang, t } from './labels.js';
 import { page } from './state.js';
 import { request, preview as previewOf } from './session.js';
+import { betterAt } from './review.js';
 
 const FILES = [5, 4, 3, 2, 1];
 const RANKS = ['a', 'b', 'c', 'd', 'e'];
@@ -44,7 +46,7 @@ function pieceClass(p) {
     + `${page.pieceSet === 'letters' ? ' letters' : ''}`;
 }
 
-function pieceEl(p) {
+export function pieceEl(p) {
   return el('div', { class: pieceClass(p), 'data-piece': p }, el('span', { text: pieceGlyph(p) }));
 }
 
@@ -101,6 +103,10 @@ export function renderBoard() {
   }
   const selected = page.selected;
   const arrivedTo = page.arrival && !page.preview ? page.arrival.slice(2, 4) : null;
+  // The review's better move where the cursor's move was marked: its squares (a drop has none
+  // to start from), drawn as the last move is.
+  const best = page.preview ? null : betterAt(s.cursor);
+  const better = best ? { usi: best.usi, to: best.usi.slice(2, 4), from: best.usi[1] === '*' ? null : best.usi.slice(0, 2) } : null;
   for (const sqEl of $('board').children) {
     const sq = sqEl.dataset.square;
     const { row, col } = sqIndex(sq);
@@ -118,11 +124,51 @@ export function renderBoard() {
     sqEl.classList.toggle('check', sq === kingInCheck);
     sqEl.classList.toggle('movable', !page.preview && movesFrom(sq).length > 0 && canPlayNow());
     sqEl.classList.toggle('arrived', sq === arrivedTo);
+    sqEl.classList.toggle('better-from', !!better && sq === better.from);
+    sqEl.classList.toggle('better-to', !!better && sq === better.to);
   }
+  drawArrow(better);
+  document.body.dataset.better = better ? better.usi : '';  // for tests
   renderHands(pos);
   $('preview-banner').hidden = !page.preview;
   document.body.dataset.preview = page.preview ? page.preview.moves.join(' ') : '';  // for tests
   $('board-area').classList.toggle('previewing', !!page.preview);
+}
+
+// The better move as an arrow over the board (a ring on its square for a drop), in the
+// board's orientation; none when `better` is null.
+function drawArrow(better) {
+  let svg = $('better-arrow');
+  if (!svg) {
+    svg = svgEl('svg', { id: 'better-arrow', viewBox: '0 0 5 5', 'aria-hidden': 'true' });
+    $('board-frame').append(svg);
+  }
+  svg.textContent = '';
+  if (!better) return;
+  const centre = (sq) => {
+    const cells = [...$('board').children];
+    const i = cells.findIndex((c) => c.dataset.square === sq);
+    return [(i % 5) + 0.5, Math.floor(i / 5) + 0.5];
+  };
+  const [tx, ty] = centre(better.to);
+  if (!better.from) {
+    svg.append(svgEl('circle', { cx: tx, cy: ty, r: 0.4, class: 'better-ring' }));
+    return;
+  }
+  const [fx, fy] = centre(better.from);
+  // Stop short of the square's centre, where the head's point is.
+  const len = Math.hypot(tx - fx, ty - fy);
+  const head = 0.32;
+  const ux = (tx - fx) / len;
+  const uy = (ty - fy) / len;
+  const bx = tx - ux * head;
+  const by = ty - uy * head;
+  svg.append(svgEl('line', { x1: fx, y1: fy, x2: bx, y2: by, class: 'better-shaft' }));
+  const px = -uy * head * 0.7;
+  const py = ux * head * 0.7;
+  svg.append(svgEl('polygon', {
+    points: `${tx},${ty} ${bx + px},${by + py} ${bx - px},${by - py}`, class: 'better-head',
+  }));
 }
 
 function renderHands(pos) {

@@ -51,7 +51,9 @@ function markPreset() {
   }
 }
 
-function openNewGame(sfen) {
+// The new-game dialog, with `sfen` as its start position when given (the SFEN tools', the
+// position editor's).
+export function openNewGame(sfen) {
   const s = page.state;
   if (!s) return;
   const engines = $('ng-engine');

@@ -87,6 +87,50 @@ export function resultText(result) {
   return lang === 'ja' ? `${t('wins')(result.winner)}（${reason}）` : `${t('wins')(result.winner)} ${reason}`;
 }
 
+// The review and the position editor (review.js, editor.js).
+Object.assign(TEXT.ja, {
+  reviewHead: '棋譜解析', review: '解析する', reviewing: '解析中…',
+  reviewTitle: 'エンジンが全局面を読み、各手の損失・疑問手・正確度を示します',
+  reviewAfterGame: '対局が終わってから解析できます',
+  reviewProgress: (n, total) => `${n} / ${total} 局面`,
+  accuracy: '正確度', better: '最善', prevMistake: '◀ 前の問題手', nextMistake: '次の問題手 ▶',
+  markNames: {
+    inaccuracy: '疑問手', mistake: '悪手', blunder: '大悪手', missed_mate: '詰み逃し', allowed_mate: '頓死',
+  },
+  editPosition: '局面編集', editHint: '駒を選んでマスをクリック（同じ駒・右クリックで消去）',
+  toMoveLabel: '手番', editClear: '盤面クリア', editStart: '平手初期配置', editCurrent: '現在の局面',
+  editAnalyse: 'この局面を検討', close: '閉じる', erase: '消去',
+  kindNames: { K: '玉', R: '飛車', B: '角', G: '金', S: '銀', P: '歩' },
+  setupProblems: {
+    king_count: (p) => (p.count ? `${p.side}の玉が${p.count}枚あります` : `${p.side}の玉がありません`),
+    too_many: (p) => `${p.kind}が${p.count}枚あります（最大2枚）`,
+    pawn_last_rank: (p) => `${p.file}筋の${p.side}の歩は動けません（行き所のない駒）`,
+    two_pawns: (p) => `二歩: ${p.side}の歩が${p.file}筋に2枚あります`,
+    not_to_move_in_check: (p) => `手番でない${p.side}に王手がかかっています`,
+  },
+});
+Object.assign(TEXT.en, {
+  reviewHead: 'Review', review: 'Review', reviewing: 'Reviewing…',
+  reviewTitle: "The engine reads every position: each move's loss, its mark, each side's accuracy",
+  reviewAfterGame: 'A game against the engine is reviewed once it is over',
+  reviewProgress: (n, total) => `${n} of ${total} positions`,
+  accuracy: 'Accuracy', better: 'Better', prevMistake: '◀ Previous mistake', nextMistake: 'Next mistake ▶',
+  markNames: {
+    inaccuracy: 'Inaccuracy', mistake: 'Mistake', blunder: 'Blunder', missed_mate: 'Missed mate', allowed_mate: 'Allowed mate',
+  },
+  editPosition: 'Edit position', editHint: 'Choose a piece, then click squares (the same piece or a right click removes it)',
+  toMoveLabel: 'To move', editClear: 'Clear board', editStart: 'Start position', editCurrent: 'Current position',
+  editAnalyse: 'Analyse it', close: 'Close', erase: 'Remove',
+  kindNames: { K: 'kings', R: 'rooks', B: 'bishops', G: 'golds', S: 'silvers', P: 'pawns' },
+  setupProblems: {
+    king_count: (p) => (p.count ? `${p.side} has ${p.count} kings` : `${p.side} has no king`),
+    too_many: (p) => `${p.count} ${p.kind}: the game has 2`,
+    pawn_last_rank: (p) => `${p.side}'s pawn on file ${p.file} could never move`,
+    two_pawns: (p) => `Two pawns of ${p.side} on file ${p.file} (nifu)`,
+    not_to_move_in_check: (p) => `${p.side}, not to move, is in check`,
+  },
+});
+
 // Puzzle mode's words (puzzles.js).
 Object.assign(TEXT.ja, {
   puzzles: 'パズル', theme: 'テーマ', difficulty: '難易度', allThemes: 'すべてのテーマ', allLevels: 'すべての難易度',

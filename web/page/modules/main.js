@@ -16,6 +16,8 @@ import { renderPlayers, startClockTicks } from './clocks.js';
 import { renderStatus } from './status.js';
 import { renderTools, setupDialogs } from './dialogs.js';
 import { isMuted, playMoveSound, setMuted, setupSound } from './sound.js';
+import { renderReview, setupReview } from './review.js';
+import { setupEditor } from './editor.js';
 import { orientForPuzzle, renderPuzzle, setupPuzzles } from './puzzles.js';
 
 let lastFlipAuto = null;  // the players of the last game whose side set the orientation
@@ -94,6 +96,7 @@ function render() {
   renderEval();
   renderGraph();
   renderTools();
+  renderReview();
   renderPuzzle();
 }
 
@@ -103,6 +106,8 @@ function setup() {
   setupAnalysis();
   setupDialogs();
   setupSound();
+  setupReview();
+  setupEditor();
   setupPuzzles();
   page.pieceSet = recall('pieces') === 'letters' ? 'letters' : 'kanji';
   $('btn-pieces').addEventListener('click', () => {

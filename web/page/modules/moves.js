@@ -1,10 +1,11 @@
 // The move list (the line through the cursor, in the notation the session wrote, with its
-// variations) and navigation along it.
+// variations and the review's marks) and navigation along it.
 import { $, el } from './dom.js';
 import { lang, t, resultText } from './labels.js';
 import { page, nodeAtPly } from './state.js';
 import { request } from './session.js';
 import { closePreview } from './board.js';
+import { MARK_SYMBOLS, markAt, markTitle } from './review.js';
 
 const moveText = (entry) => (lang === 'ja' ? entry.ja : entry.en);
 
@@ -19,10 +20,12 @@ export function renderMoves() {
   s.line.forEach((entry, i) => {
     const ply = i + 1;
     const variations = entry.variations || [];
+    const marked = markAt(entry.node);
     const row = el('div', {
       class: `move${ply === s.ply ? ' current' : ''}${ply > s.ply ? ' future' : ''}`,
       'data-node': String(entry.node), 'data-usi': entry.usi, role: 'listitem',
     }, el('span', { class: 'num', text: String(ply) }), el('span', { class: 'text', text: moveText(entry) }),
+    marked ? el('span', { class: `mark-badge ${marked.mark}`, 'data-mark': marked.mark, title: markTitle(marked.mark), text: MARK_SYMBOLS[marked.mark] }) : null,
     variations.length ? el('span', { class: 'has-var', title: t('variation'), text: '+' }) : null);
     box.append(row);
     if (variations.length) {

@@ -21,7 +21,6 @@ const mode = {
   noMatch: false,   // the filters leave no puzzle
   wasShown: false,  // the last state drawn had a puzzle
   recorded: null,   // the game and status last recorded in the progress
-  engineless: false, // the engines' buttons are off for a puzzle being solved
 };
 
 // Progress: the ids solved and failed (solved wins: a puzzle failed, then solved, is solved).
@@ -194,8 +193,6 @@ function render() {
   $('btn-puzzles').textContent = t('puzzles');
   $('puzzle-panel').hidden = !mode.open;
   if (!mode.open) {
-    if (mode.engineless) for (const id of ['btn-analysis', 'btn-mate']) $(id).disabled = false;
-    mode.engineless = false;
     markHint(null);
     return;
   }
@@ -230,10 +227,9 @@ function render() {
   $('puzzle-solution').disabled = !puzzle;
   $('puzzle-retry').disabled = !puzzle || solving;
   $('puzzle-next').disabled = !mode.puzzles || !chosen().length;
-  // No engine while solving: the page does not offer what the session would refuse.
-  if (solving) for (const id of ['btn-analysis', 'btn-mate', 'btn-undo', 'btn-resign']) $(id).disabled = true;
-  else if (mode.engineless) for (const id of ['btn-analysis', 'btn-mate']) $(id).disabled = false;
-  mode.engineless = !!solving;
+  // No engine while solving: the page does not offer what the session would refuse (the
+  // modules that own these buttons set them afresh at every state).
+  if (solving) for (const id of ['btn-analysis', 'btn-mate', 'btn-review', 'btn-undo', 'btn-resign']) $(id).disabled = true;
   markHint(solving ? puzzle.hint : null, puzzle ? puzzle.solver : 'sente');
 }
 

@@ -66,6 +66,17 @@ export async function preview(node, moves) {
   }
 }
 
+// The editor's position checked by the session ({sfen, view, problem}), or null (the error
+// shown).
+export async function setup(position) {
+  try {
+    return await transport.setup(position);
+  } catch (e) {
+    showError(e.message || String(e));
+    return null;
+  }
+}
+
 // {bytes, filename, type}, or null (the error shown).
 export async function saveRecord(format) {
   try {

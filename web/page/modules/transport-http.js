@@ -10,6 +10,10 @@
 //   the HTTP-like status (400 bad input, 409 not now — e.g. the engine is to move).
 // preview(node, moves) -> Promise<BoardView>: the position after playing the USI `moves`
 //   from node `node`; BoardView = {sfen, board, hands, side_to_move, last_move} (same shapes as State).
+// setup(position) -> Promise<{sfen, view, problem}>: the position editor's position checked by
+//   the rules; position = {board, hands, side_to_move} in the shapes of a BoardView, or
+//   {start: true} for the usual start; sfen and view (a BoardView) when it can be played, else
+//   problem = {code, side, kind, file, count, text} (docs/gui.md).
 // loadRecord(bytes: Uint8Array, format: 'kif'|'kifu'|'csa'|'usi'|'auto') -> Promise<State>.
 // saveRecord(format: 'kif'|'kifu'|'csa'|'usi') -> Promise<{bytes: Uint8Array, filename, type}>;
 //   the page turns it into a download (Blob + a temporary <a download>).
@@ -78,6 +82,10 @@ export function httpTransport(token) {
 
     preview(node, moves) {
       return sendJson('POST', '/api/preview', { node, moves });
+    },
+
+    setup(position) {
+      return sendJson('POST', '/api/setup', position);
     },
 
     async loadRecord(bytes, format) {

@@ -249,6 +249,10 @@ export async function localTransport(options = {}) {
       return call({ call: 'preview', node, moves });
     },
 
+    async setup(position) {
+      return call({ ...position, call: 'setup' });
+    },
+
     async loadRecord(bytes, format = 'auto') {
       const array = Array.from(bytes instanceof Uint8Array ? bytes : new Uint8Array(bytes));
       return call({ call: 'load_record', bytes: array, format });

@@ -202,6 +202,12 @@ impl MovePolicy {
             .expect("the embedded policy file is valid")
     }
 
+    /// The shipped policy, decoded once for the whole program.
+    pub fn shared() -> &'static MovePolicy {
+        static SHARED: std::sync::OnceLock<MovePolicy> = std::sync::OnceLock::new();
+        SHARED.get_or_init(MovePolicy::embedded)
+    }
+
     pub fn weights(&self) -> &[f32] {
         &self.weights
     }

@@ -18,6 +18,7 @@
 use super::heuristics::{CONTINUATION_PLIES, Heuristics};
 use super::ordering::{evasion_score, is_quiet, quiet_score, tactical_score, wins_exchange};
 use super::params::SearchParams;
+use crate::mcts::policy;
 use crate::shogi::{GenKind, MAX_MOVES, Move, MoveList, Position};
 
 /// What a picked move is, which is also why it came when it did.
@@ -168,6 +169,9 @@ pub struct MovePicker {
     tactical_end: usize,
     /// Losing tactical moves set aside so far, at `..bad_end` (always `<= cur`).
     bad_end: usize,
+    /// The learned move policy's logit times this is added to each quiet move's history for
+    /// the order alone (`policy_ordering`); 0 = not used.
+    policy_weight: i32,
 }
 
 impl MovePicker {
@@ -187,6 +191,13 @@ impl MovePicker {
         picker.continuation = continuation;
         picker.quiets = true;
         picker
+    }
+
+    /// Orders the quiet moves by history plus `weight` times the learned move policy's logit
+    /// (`mcts::policy`); the scores yielded stay the history, for pruning and reductions.
+    pub fn with_policy(mut self, weight: i32) -> MovePicker {
+        self.policy_weight = weight;
+        self
     }
 
     /// Quiescence's and ProbCut's picker: captures and promotions, or every evasion in check.
@@ -224,6 +235,7 @@ impl MovePicker {
             cur: 0,
             tactical_end: 0,
             bad_end: 0,
+            policy_weight: 0,
         };
         if !tt_legal {
             picker.generate(pos);
@@ -349,17 +361,33 @@ impl MovePicker {
                 }
                 Stage::ScoreQuiet => {
                     let side = pos.side_to_move();
+                    let policy = (self.policy_weight != 0 && self.end > self.tactical_end + 1)
+                        .then(|| {
+                            (
+                                policy::MovePolicy::shared(),
+                                policy::PositionContext::new(pos),
+                            )
+                        });
                     for i in self.tactical_end..self.end {
                         let mv = self.list.moves[i];
-                        self.list.scores[i] = quiet_score(pos, side, mv, self.continuation, heur);
+                        let mut score = quiet_score(pos, side, mv, self.continuation, heur);
+                        if let Some((policy, context)) = &policy {
+                            let logit = policy.logit(&policy::move_features(pos, context, mv));
+                            score += (logit * self.policy_weight as f32) as i32;
+                        }
+                        self.list.scores[i] = score;
                     }
                     self.cur = self.tactical_end;
                     self.stage = Stage::Quiet;
                 }
                 Stage::Quiet => {
                     if self.cur < self.end {
-                        let (mv, score) = self.list.select(self.cur, self.end);
+                        let (mv, mut score) = self.list.select(self.cur, self.end);
                         self.cur += 1;
+                        if self.policy_weight != 0 {
+                            let side = pos.side_to_move();
+                            score = quiet_score(pos, side, mv, self.continuation, heur);
+                        }
                         return Some(Picked {
                             mv,
                             kind: MoveKind::Quiet,

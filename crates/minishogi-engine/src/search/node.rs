@@ -219,6 +219,9 @@ impl Worker<'_> {
             continuation,
             features.capture_history,
         );
+        if features.policy_ordering && depth >= p.policy_order_min_depth {
+            picker = picker.with_policy(p.policy_order_weight);
+        }
         if picker.is_empty() {
             // Checkmate, or no legal move at all: either way the side to move loses.
             return mated_in(ply);

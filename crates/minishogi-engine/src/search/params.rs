@@ -186,6 +186,11 @@ params_table! {
     lmr_history_divisor = 8192, 1..=16384;
     /// ...by at most this many plies either way.
     lmr_history_max_plies = 1, 0..=8;
+    /// The learned policy's weight in the order of quiet moves (`policy_ordering`), in
+    /// history units per nat of logit...
+    policy_order_weight = 2000, 0..=16384;
+    /// ...at nodes of at least this depth.
+    policy_order_min_depth = 3, 1..=64;
     /// Root moves from this index after the PV move are reduced by one ply.
     root_lmr_index = 4, 1..=64;
     /// Quiescence delta pruning margin, in centipawns.

@@ -98,4 +98,7 @@ search_switches! {
     /// Only a repetition cycle closed inside the search tree is projected to 千日手; one that
     /// returns to a position of the game before the root counts at its real fourth occurrence.
     in_tree_repetition = true;
+    /// Quiet moves are ordered by history plus the learned move policy's logit (`mcts::policy`,
+    /// times `policy_order_weight`) at nodes of depth `policy_order_min_depth` or more.
+    policy_ordering = false;
 }

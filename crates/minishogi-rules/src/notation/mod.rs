@@ -16,7 +16,7 @@ pub(super) use sfen::{HAND_ORDER, parse_board, validate};
 
 use std::fmt;
 
-use super::types::Color;
+use super::types::{Color, Square};
 
 /// What was wrong with an SFEN string.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -49,9 +49,22 @@ pub enum SfenError {
         color: Color,
         count: usize,
     },
-    /// A position no legal game reaches: pawn on the last rank, two pawns on a file, the side
-    /// not to move in check.
-    IllegalPosition(String),
+    /// A pawn (unpromoted) on the last rank of its side, where it could never move.
+    PawnOnLastRank {
+        color: Color,
+        file: u8,
+    },
+    /// Two unpromoted pawns of a side on one file (二歩).
+    TwoPawnsOnFile {
+        color: Color,
+        file: u8,
+    },
+    /// The side not to move is in check: its king could be taken.
+    NotToMoveInCheck {
+        color: Color,
+    },
+    /// A position set up piece by piece names a square twice.
+    SquareTwice(Square),
 }
 
 impl fmt::Display for SfenError {
@@ -78,7 +91,17 @@ impl fmt::Display for SfenError {
             SfenError::KingCount { color, count } => {
                 write!(f, "sfen has {count} {color:?} kings, expected 1")
             }
-            SfenError::IllegalPosition(why) => write!(f, "illegal position: {why}"),
+            SfenError::PawnOnLastRank { color, file } => write!(
+                f,
+                "illegal position: {color:?} pawn on its last rank (file {file})"
+            ),
+            SfenError::TwoPawnsOnFile { color, file } => {
+                write!(f, "illegal position: two {color:?} pawns on file {file}")
+            }
+            SfenError::NotToMoveInCheck { color } => {
+                write!(f, "illegal position: {color:?}, not to move, is in check")
+            }
+            SfenError::SquareTwice(square) => write!(f, "two pieces on square {square}"),
         }
     }
 }

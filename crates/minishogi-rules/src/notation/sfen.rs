@@ -4,7 +4,7 @@
 use super::SfenError;
 use crate::bitboard;
 use crate::position::Position;
-use crate::types::{Color, Piece, PieceKind, Square};
+use crate::types::{Color, Hand, Piece, PieceKind, Square};
 
 // ---- SFEN ------------------------------------------------------------------------------------
 
@@ -153,18 +153,24 @@ fn parse_hands(pos: &mut Position, field: &str) -> Result<(), SfenError> {
     Ok(())
 }
 
-/// Checks piece counts and the few things no legal game can produce.
+/// Checks piece counts and the few things no legal game can produce. A side's kings first:
+/// a second king is named as such, not as one king too many of the game's two.
 pub(crate) fn validate(pos: &Position) -> Result<(), SfenError> {
-    for kind in PieceKind::HAND.into_iter().chain([PieceKind::King]) {
+    for color in Color::ALL {
+        let kings = pos.pieces_of(color, PieceKind::King).count() as usize;
+        if kings != 1 {
+            return Err(SfenError::KingCount {
+                color,
+                count: kings,
+            });
+        }
+    }
+    for kind in PieceKind::HAND {
         let on_board = (pos.pieces_of_kind(kind) | pos.pieces_of_kind(kind.promote())).count();
-        let in_hand = if kind == PieceKind::King {
-            0
-        } else {
-            Color::ALL
-                .iter()
-                .map(|&c| pos.hand(c).count(kind) as u32)
-                .sum()
-        };
+        let in_hand: u32 = Color::ALL
+            .iter()
+            .map(|&c| pos.hand(c).count(kind) as u32)
+            .sum();
         let count = (on_board + in_hand) as usize;
         if count > 2 {
             return Err(SfenError::TooManyPieces {
@@ -174,24 +180,17 @@ pub(crate) fn validate(pos: &Position) -> Result<(), SfenError> {
         }
     }
     for color in Color::ALL {
-        let kings = pos.pieces_of(color, PieceKind::King).count() as usize;
-        if kings != 1 {
-            return Err(SfenError::KingCount {
-                color,
-                count: kings,
-            });
-        }
         let pawns = pos.pieces_of(color, PieceKind::Pawn);
-        if (pawns & bitboard::Bitboard::rank(color.promotion_rank())).any() {
-            return Err(SfenError::IllegalPosition(format!(
-                "{color:?} pawn on its last rank"
-            )));
+        let last = pawns & bitboard::Bitboard::rank(color.promotion_rank());
+        if let Some(sq) = Square::all().find(|&sq| last.has(sq)) {
+            return Err(SfenError::PawnOnLastRank {
+                color,
+                file: sq.file(),
+            });
         }
         for file in 1..=5 {
             if (pawns & bitboard::Bitboard::file(file)).several() {
-                return Err(SfenError::IllegalPosition(format!(
-                    "two {color:?} pawns on file {file}"
-                )));
+                return Err(SfenError::TwoPawnsOnFile { color, file });
             }
         }
     }
@@ -199,11 +198,37 @@ pub(crate) fn validate(pos: &Position) -> Result<(), SfenError> {
     if let Some(k) = pos.king_square(waiting)
         && pos.is_attacked(k, pos.side_to_move())
     {
-        return Err(SfenError::IllegalPosition(
-            "the side not to move is in check".to_string(),
-        ));
+        return Err(SfenError::NotToMoveInCheck { color: waiting });
     }
     Ok(())
+}
+
+impl Piece {
+    /// The piece of an SFEN token: a letter (upper case sente), `+` before a promoted one:
+    /// `K`, `p`, `+R`, `+s`. `None` for anything else (`+G`, `+K`, `X`, ``).
+    pub fn from_sfen(token: &str) -> Option<Piece> {
+        let (promoted, letter) = match token.strip_prefix('+') {
+            Some(rest) => (true, rest),
+            None => (false, token),
+        };
+        let mut chars = letter.chars();
+        let (Some(letter), None) = (chars.next(), chars.next()) else {
+            return None;
+        };
+        let kind = PieceKind::from_usi_letter(letter)?;
+        if promoted && !kind.can_promote() {
+            return None;
+        }
+        let color = if letter.is_ascii_uppercase() {
+            Color::Sente
+        } else {
+            Color::Gote
+        };
+        Some(Piece::new(
+            color,
+            if promoted { kind.promote() } else { kind },
+        ))
+    }
 }
 
 impl Position {
@@ -235,6 +260,40 @@ impl Position {
                 .ok_or_else(|| SfenError::BadMoveNumber(n.to_string()))?;
             pos.set_move_number(n);
         }
+        validate(&pos)?;
+        Ok(pos)
+    }
+
+    /// A position set up piece by piece (a board editor's): `pieces` on their squares,
+    /// `hands[color.index()]` each side's pieces in hand, `side` to move, move number 1;
+    /// checked as an SFEN is (one king a side, at most two pieces of a kind, no pawn on its
+    /// last rank, no two pawns of a side on a file, the side not to move not in check).
+    pub fn from_setup(
+        pieces: &[(Square, Piece)],
+        hands: [Hand; 2],
+        side: Color,
+    ) -> Result<Position, SfenError> {
+        let mut pos = Position::empty();
+        for &(sq, piece) in pieces {
+            if pos.piece_at(sq).is_some() {
+                return Err(SfenError::SquareTwice(sq));
+            }
+            pos.put_piece(sq, piece);
+        }
+        for color in Color::ALL {
+            for kind in PieceKind::HAND {
+                let count = hands[color.index()].count(kind);
+                // More than two is refused before it is set: the keys know counts 0..=2.
+                if count > 2 {
+                    return Err(SfenError::TooManyPieces {
+                        kind: kind.usi_letter(),
+                        count: count as usize,
+                    });
+                }
+                pos.set_hand_count(color, kind, count);
+            }
+        }
+        pos.set_side_to_move(side);
         validate(&pos)?;
         Ok(pos)
     }

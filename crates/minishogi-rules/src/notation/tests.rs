@@ -33,7 +33,13 @@ fn sfen_errors_name_the_problem() {
     let e = Position::from_sfen("rbsgk/4p/5/P4/KGSBR b - 1 x").unwrap_err();
     assert!(matches!(e, SfenError::TrailingInput(_)));
     let e = Position::from_sfen("P3k/5/5/5/K4 b - 1").unwrap_err();
-    assert!(matches!(e, SfenError::IllegalPosition(_)), "{e}");
+    assert_eq!(
+        e,
+        SfenError::PawnOnLastRank {
+            color: Color::Sente,
+            file: 5
+        }
+    );
     let e = Position::from_sfen("4k/5/5/5/5 b - 1").unwrap_err();
     assert!(matches!(e, SfenError::KingCount { .. }), "{e}");
     let e = Position::from_sfen("4k/5/5/5/+K4 b - 1").unwrap_err();
@@ -112,4 +118,154 @@ fn illegal_reasons() {
     let e = pos.parse_usi_move("2b2a").unwrap_err();
     assert!(e.to_string().contains("must promote"), "{e}");
     assert!(pos.parse_usi_move("2b2a+").is_ok());
+}
+
+#[test]
+fn pieces_read_from_their_sfen_tokens() {
+    use crate::types::Piece;
+    for kind in PieceKind::ALL {
+        for color in Color::ALL {
+            let piece = Piece::new(color, kind);
+            assert_eq!(Piece::from_sfen(&piece.sfen()), Some(piece));
+        }
+    }
+    for bad in ["", "+", "+G", "+K", "+k", "X", "PP", "++P", "+P+", " P"] {
+        assert_eq!(Piece::from_sfen(bad), None, "{bad:?}");
+    }
+}
+
+/// A position set up piece by piece: the same as its SFEN, and every way it can be wrong
+/// named (an editor shows why its position cannot be played).
+#[test]
+fn setups_are_checked_as_sfen_is() {
+    use crate::types::{Hand, Piece};
+    let piece = |t: &str| Piece::from_sfen(t).unwrap();
+    let at = |name: &str| Square::new(name.as_bytes()[0] - b'0', name.as_bytes()[1] - b'a');
+    let setup = |pieces: &[(&str, &str)], sente_hand: &[(PieceKind, u8)], side: Color| {
+        let pieces: Vec<(Square, Piece)> = pieces.iter().map(|&(s, p)| (at(s), piece(p))).collect();
+        let mut hands = [Hand::default(); 2];
+        for &(kind, n) in sente_hand {
+            hands[0].set(kind, n);
+        }
+        Position::from_setup(&pieces, hands, side)
+    };
+    // The start position, piece by piece.
+    let start: Vec<(String, String)> = Square::all()
+        .filter_map(|sq| {
+            Position::startpos()
+                .piece_at(sq)
+                .map(|p| (sq.to_string(), p.sfen()))
+        })
+        .collect();
+    let start: Vec<(&str, &str)> = start
+        .iter()
+        .map(|(s, p)| (s.as_str(), p.as_str()))
+        .collect();
+    assert_eq!(
+        setup(&start, &[], Color::Sente).unwrap(),
+        Position::startpos()
+    );
+    // Promoted pieces, a hand, gote to move.
+    let pos = setup(
+        &[("5e", "K"), ("1a", "k"), ("3c", "+R"), ("2b", "+p")],
+        &[(PieceKind::Gold, 2), (PieceKind::Pawn, 1)],
+        Color::Gote,
+    )
+    .unwrap();
+    assert_eq!(pos.to_sfen(), "4k/3+p1/2+R2/5/K4 w 2GP 1");
+    assert_eq!(Position::from_sfen(&pos.to_sfen()).unwrap(), pos);
+
+    let kings = [("5e", "K"), ("1a", "k")];
+    let with = |extra: &[(&'static str, &'static str)]| {
+        let mut v = kings.to_vec();
+        v.extend_from_slice(extra);
+        v
+    };
+    assert_eq!(
+        setup(&[("5e", "K")], &[], Color::Sente).unwrap_err(),
+        SfenError::KingCount {
+            color: Color::Gote,
+            count: 0
+        }
+    );
+    // A second king of a side is named so (not as a third king of the game's two).
+    assert_eq!(
+        setup(&with(&[("3c", "K")]), &[], Color::Sente).unwrap_err(),
+        SfenError::KingCount {
+            color: Color::Sente,
+            count: 2
+        }
+    );
+    assert_eq!(
+        setup(&with(&[("4e", "k")]), &[], Color::Sente).unwrap_err(),
+        SfenError::KingCount {
+            color: Color::Gote,
+            count: 2
+        }
+    );
+    assert_eq!(
+        setup(&with(&[("3a", "P")]), &[], Color::Sente).unwrap_err(),
+        SfenError::PawnOnLastRank {
+            color: Color::Sente,
+            file: 3
+        }
+    );
+    assert_eq!(
+        setup(&with(&[("3e", "p")]), &[], Color::Sente).unwrap_err(),
+        SfenError::PawnOnLastRank {
+            color: Color::Gote,
+            file: 3
+        }
+    );
+    // A promoted pawn on the last rank is a piece like any other.
+    assert!(setup(&with(&[("3a", "+P")]), &[], Color::Sente).is_ok());
+    assert_eq!(
+        setup(&with(&[("2c", "P"), ("2d", "P")]), &[], Color::Sente).unwrap_err(),
+        SfenError::TwoPawnsOnFile {
+            color: Color::Sente,
+            file: 2
+        }
+    );
+    assert!(setup(&with(&[("2c", "P"), ("2d", "+P")]), &[], Color::Sente).is_ok());
+    assert!(setup(&with(&[("2c", "P"), ("2b", "p")]), &[], Color::Sente).is_ok());
+    // Sente's rook gives check with gote to move: fine; with sente to move, gote's king could
+    // be taken.
+    assert!(setup(&with(&[("1e", "R")]), &[], Color::Gote).is_ok());
+    assert_eq!(
+        setup(&with(&[("1e", "R")]), &[], Color::Sente).unwrap_err(),
+        SfenError::NotToMoveInCheck { color: Color::Gote }
+    );
+    assert_eq!(
+        setup(
+            &with(&[("3c", "G"), ("2c", "g")]),
+            &[(PieceKind::Gold, 1)],
+            Color::Sente
+        )
+        .unwrap_err(),
+        SfenError::TooManyPieces {
+            kind: 'G',
+            count: 3
+        }
+    );
+    assert_eq!(
+        setup(&kings, &[(PieceKind::Rook, 3)], Color::Sente).unwrap_err(),
+        SfenError::TooManyPieces {
+            kind: 'R',
+            count: 3
+        }
+    );
+    assert_eq!(
+        setup(&with(&[("5e", "G")]), &[], Color::Sente).unwrap_err(),
+        SfenError::SquareTwice(at("5e"))
+    );
+    for e in [
+        SfenError::PawnOnLastRank {
+            color: Color::Sente,
+            file: 3,
+        },
+        SfenError::NotToMoveInCheck { color: Color::Gote },
+        SfenError::SquareTwice(at("5e")),
+    ] {
+        assert!(!e.to_string().is_empty());
+    }
 }
