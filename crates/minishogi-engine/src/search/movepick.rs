@@ -362,12 +362,7 @@ impl MovePicker {
                 Stage::ScoreQuiet => {
                     let side = pos.side_to_move();
                     let policy = (self.policy_weight != 0 && self.end > self.tactical_end + 1)
-                        .then(|| {
-                            (
-                                policy::MovePolicy::shared(),
-                                policy::PositionContext::new(pos),
-                            )
-                        });
+                        .then(|| (policy::MovePolicy::shared(), policy::PositionContext::new(pos)));
                     for i in self.tactical_end..self.end {
                         let mv = self.list.moves[i];
                         let mut score = quiet_score(pos, side, mv, self.continuation, heur);
