@@ -975,3 +975,132 @@ fn a_review_judges_every_move_of_the_line() {
     );
     assert_eq!(client.post("/api/review", json!({"nodes": 5})).status, 400);
 }
+
+/// The puzzle file the page fetches, as the repository has it.
+fn puzzle_file() -> Value {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/web/page/puzzles/minishogi-puzzles.json"
+    );
+    serde_json::from_str(&std::fs::read_to_string(path).expect("the puzzle file")).unwrap()
+}
+
+fn strings(value: &Value) -> Vec<String> {
+    value
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m.as_str().unwrap().to_string())
+        .collect()
+}
+
+#[test]
+fn puzzles_from_the_pages_file_are_solved_failed_and_hinted() {
+    let client = Client::start(&[]);
+    // The file is one of the page's public files, byte for byte.
+    let no_token = ureq::Agent::config_builder()
+        .http_status_as_error(false)
+        .build()
+        .new_agent();
+    let served = Client::answer(
+        no_token
+            .get(client.url("/puzzles/minishogi-puzzles.json"))
+            .call(),
+    );
+    assert_eq!(served.status, 200);
+    assert!(
+        served
+            .header("content-type")
+            .starts_with("application/json")
+    );
+    assert_eq!(served.json(), puzzle_file());
+    let file = puzzle_file();
+    let puzzles = file["puzzles"].as_array().unwrap();
+    assert!(!puzzles.is_empty());
+    // The longest puzzle of the file, so that a reply is played.
+    let puzzle = puzzles
+        .iter()
+        .max_by_key(|p| p["moves"].as_array().unwrap().len())
+        .unwrap();
+    let moves = strings(&puzzle["moves"]);
+    let start = json!({"id": puzzle["id"], "sfen": puzzle["sfen"], "moves": moves});
+    assert_eq!(
+        Client::answer(
+            no_token
+                .post(client.url("/api/puzzle/start"))
+                .send(start.to_string().as_bytes())
+        )
+        .status,
+        403,
+        "the token is needed"
+    );
+
+    // Solved: the core plays each reply.
+    let state = client.ok("/api/puzzle/start", start.clone());
+    assert_eq!(state["puzzle"]["status"], "solving");
+    assert_eq!(state["puzzle"]["id"], puzzle["id"]);
+    assert_eq!(state["thinking"], false);
+    assert_eq!(state["players"], json!({"sente": "human", "gote": "human"}));
+    assert_eq!(
+        client.post("/api/analysis", json!({"on": true})).status,
+        400
+    );
+    for (i, mv) in moves.iter().enumerate().step_by(2) {
+        let state = client.play(mv);
+        if let Some(reply) = moves.get(i + 1) {
+            assert_eq!(state["ply"], i + 2);
+            assert_eq!(state["last_move"], reply.as_str());
+            assert_eq!(state["puzzle"]["status"], "solving");
+        } else {
+            assert_eq!(state["puzzle"]["status"], "solved");
+            assert_eq!(strings(&state["puzzle"]["solution"]), moves);
+        }
+    }
+    assert_eq!(client.state()["thinking"], false, "no engine played");
+
+    // A hint, then a wrong move: failed; the solution shown beside it.
+    let state = client.ok("/api/puzzle/start", start.clone());
+    assert_eq!(state["ply"], 0);
+    let hint = client.ok("/api/puzzle/hint", json!({}))["puzzle"]["hint"].clone();
+    let first = &moves[0];
+    if first.as_bytes()[1] == b'*' {
+        assert_eq!(hint, json!({"drop": &first[..1]}));
+    } else {
+        assert_eq!(hint, json!({"square": &first[..2]}));
+    }
+    let position = engine::shogi::Position::from_sfen(puzzle["sfen"].as_str().unwrap()).unwrap();
+    let wrong = moves_of(&state)
+        .into_iter()
+        .find(|m| {
+            m != first
+                && !position
+                    .after(position.parse_usi_move(m).unwrap())
+                    .is_checkmate()
+        })
+        .expect("a move that is not the solution's");
+    let state = client.play(&wrong);
+    assert_eq!(state["puzzle"]["status"], "failed");
+    assert_eq!(state["puzzle"]["wrong"], wrong.as_str());
+    assert_eq!(state["ply"], 1, "no reply to a wrong move");
+    let state = client.ok("/api/puzzle/solution", json!({}));
+    assert_eq!(line_usi(&state), moves);
+    assert_eq!(state["cursor"], 0, "where it went wrong");
+
+    // A bad puzzle is refused, the session unchanged; the end leaves the position.
+    let before = client.state();
+    for bad in [
+        json!({"id": "x", "sfen": "not a position", "moves": moves}),
+        json!({"id": "x", "sfen": puzzle["sfen"], "moves": []}),
+        json!({"id": "x", "sfen": puzzle["sfen"], "moves": [wrong, wrong, wrong]}),
+        json!({"id": "x", "sfen": puzzle["sfen"]}),
+    ] {
+        let answer = client.post("/api/puzzle/start", bad.clone());
+        assert_eq!(answer.status, 400, "{bad}");
+        assert!(!answer.json()["error"].as_str().unwrap().is_empty());
+    }
+    assert_eq!(client.state(), before);
+    let state = client.ok("/api/puzzle/end", json!({}));
+    assert!(state["puzzle"].is_null());
+    assert_eq!(state["sfen"], before["sfen"]);
+    assert_eq!(client.post("/api/puzzle/hint", json!({})).status, 400);
+}

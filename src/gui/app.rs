@@ -8,7 +8,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, Weak};
 
 use minishogi_board::setup::Setup;
-use minishogi_board::{Board, Command, NewGame, RecordFile, Report, Role, records};
+use minishogi_board::{Board, Command, NewGame, PuzzleStart, RecordFile, Report, Role, records};
 use serde_json::Value;
 use tokio::sync::broadcast;
 
@@ -188,6 +188,23 @@ impl App {
     /// A review of the line through the cursor, `nodes` a position.
     pub fn review(&self, nodes: u64) -> Result<Value, String> {
         Self::answer(self.run(|b| b.review(nodes)))
+    }
+
+    /// Starts a puzzle (one of the page's file).
+    pub fn start_puzzle(&self, start: &PuzzleStart) -> Result<Value, String> {
+        Self::answer(self.run(|b| b.start_puzzle(start)))
+    }
+
+    pub fn puzzle_hint(&self) -> Result<Value, String> {
+        Self::answer(self.run(Board::puzzle_hint))
+    }
+
+    pub fn puzzle_solution(&self) -> Result<Value, String> {
+        Self::answer(self.run(Board::puzzle_solution))
+    }
+
+    pub fn end_puzzle(&self) -> Result<Value, String> {
+        Self::answer(self.run(Board::end_puzzle))
     }
 
     /// The position after `moves` from `node`, for a page showing a line.

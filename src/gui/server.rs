@@ -21,7 +21,7 @@ use tokio_stream::StreamExt;
 use tokio_stream::wrappers::BroadcastStream;
 
 use minishogi_board::setup::Setup;
-use minishogi_board::{NewGame, record_format};
+use minishogi_board::{NewGame, PuzzleStart, record_format};
 
 use super::app::App;
 use super::hosts::AllowedHosts;
@@ -45,9 +45,9 @@ macro_rules! module {
     };
 }
 
-/// The page's style and modules (`web/page/`), compiled in: path, content type, text. They
-/// are the same for everyone and hold no secret, so they are served without the token (the
-/// page's `<link>` and `<script type="module">` cannot send one).
+/// The page's style, modules and puzzle file (`web/page/`), compiled in: path, content type,
+/// text. They are the same for everyone and hold no secret, so they are served without the
+/// token (the page's `<link>` and `<script type="module">` cannot send one).
 const ASSETS: &[(&str, &str, &str)] = &[
     (
         "/style.css",
@@ -64,12 +64,18 @@ const ASSETS: &[(&str, &str, &str)] = &[
     module!("main.js"),
     module!("moves.js"),
     module!("prefs.js"),
+    module!("puzzles.js"),
     module!("review.js"),
     module!("session.js"),
     module!("sound.js"),
     module!("state.js"),
     module!("status.js"),
     module!("transport-http.js"),
+    (
+        "/puzzles/minishogi-puzzles.json",
+        "application/json; charset=utf-8",
+        include_str!("../../web/page/puzzles/minishogi-puzzles.json"),
+    ),
 ];
 
 /// The compiled-in file at `path`: its content type and text.
@@ -94,6 +100,7 @@ pub fn router(server: Server) -> Router {
         .route("/", get(page))
         .route("/style.css", get(static_file))
         .route("/modules/{name}", get(static_file))
+        .route("/puzzles/{name}", get(static_file))
         .route("/api/state", get(state))
         .route("/api/move", post(play_move))
         .route("/api/new", post(new_game))
@@ -106,6 +113,10 @@ pub fn router(server: Server) -> Router {
         .route("/api/preview", post(preview))
         .route("/api/setup", post(setup))
         .route("/api/record", post(load_record).get(save_record))
+        .route("/api/puzzle/start", post(puzzle_start))
+        .route("/api/puzzle/hint", post(puzzle_hint))
+        .route("/api/puzzle/solution", post(puzzle_solution))
+        .route("/api/puzzle/end", post(puzzle_end))
         .route("/api/events", get(events))
         .fallback(not_found)
         .layer(DefaultBodyLimit::max(MAX_BODY_BYTES))
@@ -378,6 +389,25 @@ async fn review(State(server): State<Server>, body: Bytes) -> Response {
         Ok(request) => answer(server.app.review(request.nodes)),
         Err(message) => error(StatusCode::BAD_REQUEST, message),
     }
+}
+
+async fn puzzle_start(State(server): State<Server>, body: Bytes) -> Response {
+    match parse_body::<PuzzleStart>(&body) {
+        Ok(request) => answer(server.app.start_puzzle(&request)),
+        Err(message) => error(StatusCode::BAD_REQUEST, message),
+    }
+}
+
+async fn puzzle_hint(State(server): State<Server>) -> Response {
+    answer(server.app.puzzle_hint())
+}
+
+async fn puzzle_solution(State(server): State<Server>) -> Response {
+    answer(server.app.puzzle_solution())
+}
+
+async fn puzzle_end(State(server): State<Server>) -> Response {
+    answer(server.app.end_puzzle())
 }
 
 #[derive(Deserialize)]

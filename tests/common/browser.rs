@@ -9,7 +9,9 @@
 //! engine's level and Elo shown, letter pieces, a confirmed resignation, the engine's replies
 //! slid in and heard (and not while muted); a game with a planted blunder reviewed (its mark
 //! in the move list and on the graph, the next mistake, the better move on the board, both
-//! sides' accuracy), a position built in the editor and played; screenshots
+//! sides' accuracy), a position built in the editor and played; puzzle mode (two puzzles of the
+//! page's file solved by clicks, one with a hint, one failed, the progress kept over a reload);
+//! screenshots
 //! (`docs/images/PREFIX-*.png` when `GUI_SCREENSHOTS=1`, a temporary folder otherwise).
 
 use std::net::TcpListener;
@@ -1532,6 +1534,299 @@ pub async fn edit_a_position(c: &Client, shots: &Shots) {
     .await;
 }
 
+/// The puzzle file the page fetches (`web/page/puzzles/`): its puzzles by id.
+fn puzzle_file() -> Vec<Value> {
+    let path =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("web/page/puzzles/minishogi-puzzles.json");
+    let file: Value =
+        serde_json::from_str(&std::fs::read_to_string(path).expect("the puzzle file"))
+            .expect("the puzzle file's JSON");
+    file["puzzles"].as_array().expect("puzzles").clone()
+}
+
+/// The puzzle the page shows now (once it is being solved) and its solution, from the file.
+async fn shown_puzzle(c: &Client, file: &[Value], not: &str) -> (String, String, Vec<String>) {
+    let id = wait_js(
+        c,
+        "a puzzle to solve",
+        &format!(
+            "const d = document.body.dataset;
+             return d.puzzle === 'solving' && d.puzzleId !== '{not}' && d.ply === '0' ? d.puzzleId : null"
+        ),
+    )
+    .await;
+    let id = id.as_str().unwrap_or_default().to_string();
+    let puzzle = file
+        .iter()
+        .find(|p| p["id"] == id.as_str())
+        .unwrap_or_else(|| panic!("puzzle {id} is in the file"));
+    let solver = if puzzle["sfen"].as_str().unwrap().split(' ').nth(1) == Some("w") {
+        "gote"
+    } else {
+        "sente"
+    };
+    let moves = puzzle["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m.as_str().unwrap().to_string())
+        .collect();
+    wait_js(
+        c,
+        "the solver at the bottom",
+        &format!("return document.getElementById('row-bottom').dataset.color === '{solver}'"),
+    )
+    .await;
+    (id, solver.to_string(), moves)
+}
+
+/// Plays a puzzle move by clicks: the piece (or the solver's hand piece), the destination, and
+/// the promotion dialog's answer where it asks.
+async fn click_puzzle_move(c: &Client, usi: &str, solver: &str) {
+    let from = if usi.as_bytes()[1] == b'*' {
+        format!("[data-hand=\"{solver}-{}\"]", &usi[..1])
+    } else {
+        square(&usi[..2])
+    };
+    click(c, &from).await;
+    wait_js(
+        c,
+        "destinations marked",
+        "return document.querySelectorAll('.sq.dest').length > 0",
+    )
+    .await;
+    click(c, &square(&usi[2..4])).await;
+    if js_string(
+        c,
+        "return String(document.getElementById('promo-dialog').open)",
+    )
+    .await
+        == "true"
+    {
+        let answer = if usi.ends_with('+') { "yes" } else { "no" };
+        click(c, &format!("[data-promote=\"{answer}\"]")).await;
+    }
+}
+
+/// Plays the solver's moves of `moves` by clicks; after each but the last, the core's reply
+/// slides in. Ends solved.
+async fn solve_by_clicks(c: &Client, solver: &str, moves: &[String]) {
+    for (i, mv) in moves.iter().enumerate().step_by(2) {
+        assert_eq!(
+            js_string(c, "return document.body.dataset.thinking").await,
+            "false",
+            "no engine thinks in a puzzle"
+        );
+        click_puzzle_move(c, mv, solver).await;
+        if let Some(reply) = moves.get(i + 1) {
+            wait_ply(c, i as u64 + 2).await;
+            let slid = js_string(c, "return window.minishogiMotion.slid.join(' ')").await;
+            assert!(
+                slid.ends_with(reply.as_str()),
+                "the reply {reply} slid in: {slid:?}"
+            );
+        }
+    }
+    wait_js(
+        c,
+        "the puzzle solved",
+        "return document.body.dataset.puzzle === 'solved'",
+    )
+    .await;
+}
+
+/// Puzzle mode: the page's puzzle file, two puzzles solved by clicks (one with a hint), one
+/// failed by a legal wrong move and its solution stepped through, the progress kept over a
+/// reload, a theme chosen; then the mode left.
+pub async fn puzzles(c: &Client, shots: &Shots) {
+    let file = puzzle_file();
+    click(c, "#btn-puzzles").await;
+    let (id, solver, moves) = shown_puzzle(c, &file, "").await;
+    let mark = if solver == "gote" { "☖" } else { "☗" };
+    let prompt = js_string(
+        c,
+        "return document.getElementById('puzzle-prompt').textContent",
+    )
+    .await;
+    assert_eq!(
+        prompt,
+        format!("Your turn — find the best move for {mark}.")
+    );
+    assert_eq!(
+        js_string(
+            c,
+            "return String(document.getElementById('btn-analysis').disabled)"
+        )
+        .await,
+        "true",
+        "no analysis while solving"
+    );
+    solve_by_clicks(c, &solver, &moves).await;
+    assert_eq!(
+        js_string(
+            c,
+            "return document.getElementById('puzzle-prompt').textContent"
+        )
+        .await,
+        "Solved!"
+    );
+
+    // The next one, with a hint first.
+    click(c, "#puzzle-next").await;
+    let (id2, solver, moves) = shown_puzzle(c, &file, &id).await;
+    click(c, "#puzzle-hint").await;
+    let first = &moves[0];
+    let marked = if first.as_bytes()[1] == b'*' {
+        format!("[data-hand=\"{solver}-{}\"]", &first[..1])
+    } else {
+        square(&first[..2])
+    };
+    wait_js(
+        c,
+        "the hint marked",
+        &format!("return document.querySelector('{marked}.hint') !== null && document.querySelectorAll('.hint').length === 1"),
+    )
+    .await;
+    c.execute("document.activeElement.blur()", vec![])
+        .await
+        .expect("blur");
+    shots.take(c, "puzzle").await;
+    solve_by_clicks(c, &solver, &moves).await;
+
+    // The third: a legal move that is not the solution's (nor a mate) fails it.
+    click(c, "#puzzle-next").await;
+    let (id3, solver, moves) = shown_puzzle(c, &file, &id2).await;
+    assert!(id3 != id && id3 != id2, "another puzzle: {id} {id2} {id3}");
+    let sfen = file.iter().find(|p| p["id"] == id3.as_str()).unwrap()["sfen"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let position = engine::shogi::Position::from_sfen(&sfen).expect("the puzzle's position");
+    let wrong = position
+        .legal_moves()
+        .iter()
+        .copied()
+        .find(|&m| m.to_string() != moves[0] && !position.after(m).is_checkmate())
+        .expect("a wrong move")
+        .to_string();
+    click_puzzle_move(c, &wrong, &solver).await;
+    wait_js(
+        c,
+        "the puzzle failed",
+        "return document.body.dataset.puzzle === 'failed'",
+    )
+    .await;
+    assert_eq!(ply(c).await, 1, "the wrong move stays, unanswered");
+    assert!(!piece_at(c, &wrong[2..4]).await.is_empty());
+    let line = js_string(
+        c,
+        "return document.getElementById('puzzle-line').textContent",
+    )
+    .await;
+    assert!(line.starts_with("Solution: "), "{line:?}");
+    // The solution on the board: stepped through from where it went wrong.
+    click(c, "#puzzle-solution").await;
+    wait_js(
+        c,
+        "the solution in the move list",
+        &format!(
+            "return document.body.dataset.ply === '0' && [...document.querySelectorAll('#moves [data-usi]')].map((m) => m.dataset.usi).join(' ') === '{}'",
+            moves.join(" ")
+        ),
+    )
+    .await;
+    click(c, "[data-nav=\"forward\"]").await;
+    wait_ply(c, 1).await;
+    assert!(!piece_at(c, &moves[0][2..4]).await.is_empty());
+
+    // The progress, kept over a reload.
+    let progress = "const p = document.getElementById('puzzle-progress');
+         return p.dataset.solved + ' ' + p.dataset.failed";
+    assert_eq!(js_string(c, progress).await, "2 1");
+    c.refresh().await.expect("reload");
+    wait_js(
+        c,
+        "the board again",
+        "return document.querySelector('[data-square=\"5e\"]') !== null && document.body.dataset.mode !== undefined",
+    )
+    .await;
+    // Under `engine gui` the session still has the puzzle: the page is in puzzle mode again.
+    if js_string(c, "return document.body.dataset.mode").await != "puzzle" {
+        click(c, "#btn-puzzles").await;
+    }
+    wait_js(
+        c,
+        "the progress after the reload",
+        "const p = document.getElementById('puzzle-progress');
+         return p.dataset.solved === '2' && p.dataset.failed === '1'",
+    )
+    .await;
+    let shown = js_string(
+        c,
+        "return document.getElementById('puzzle-progress').textContent",
+    )
+    .await;
+    assert!(shown.starts_with("Solved 2 · Failed 1"), "{shown:?}");
+
+    // A theme chosen (the file's rarest): the puzzle shown has it.
+    let themes_of = |p: &Value| -> Vec<String> {
+        p["themes"]
+            .as_array()
+            .map(|t| {
+                t.iter()
+                    .filter_map(|t| t.as_str().map(str::to_string))
+                    .collect()
+            })
+            .unwrap_or_default()
+    };
+    let mut counts = std::collections::BTreeMap::new();
+    for theme in file.iter().flat_map(themes_of) {
+        *counts.entry(theme).or_insert(0) += 1;
+    }
+    let theme = counts
+        .iter()
+        .min_by_key(|&(_, n)| *n)
+        .map(|(t, _)| t.clone())
+        .expect("a theme");
+    let ids: Vec<&str> = file
+        .iter()
+        .filter(|p| themes_of(p).contains(&theme))
+        .filter_map(|p| p["id"].as_str())
+        .collect();
+    c.execute(
+        "const s = document.getElementById('puzzle-theme'); s.value = arguments[0]; s.dispatchEvent(new Event('change'));",
+        vec![json!(theme)],
+    )
+    .await
+    .expect("choose a theme");
+    wait_js(
+        c,
+        "a puzzle of the theme",
+        &format!(
+            "const d = document.body.dataset;
+             return d.puzzle === 'solving' && d.ply === '0' && {ids:?}.includes(d.puzzleId)"
+        ),
+    )
+    .await;
+
+    // Leaving puzzle mode: the board is an ordinary one again.
+    click(c, "#btn-puzzles").await;
+    wait_js(
+        c,
+        "puzzle mode left",
+        "return document.body.dataset.mode === '' && document.body.dataset.puzzle === ''",
+    )
+    .await;
+    assert_eq!(
+        js_string(
+            c,
+            "return String(document.getElementById('puzzle-panel').hidden)"
+        )
+        .await,
+        "true"
+    );
+}
+
 /// Gote's king on 1a, sente's gold on 2c and one in hand: G*1b (or G*2b) mates.
 const MATE_IN_ONE: &str = "4k/5/3G1/5/K4 b G 1";
 
@@ -1654,6 +1949,12 @@ pub async fn test_the_page(url: &str, mut procs: Processes, shots: Shots, tmp: &
         "the review part took {:.1} s, the editor part {:.1} s",
         (editor_started - review_started).as_secs_f64(),
         editor_started.elapsed().as_secs_f64()
+    );
+    let puzzles_started = Instant::now();
+    puzzles(&client, &shots).await;
+    println!(
+        "puzzle mode took {:.1} s",
+        puzzles_started.elapsed().as_secs_f64()
     );
 
     let _ = client.close().await;

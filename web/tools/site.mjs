@@ -2,6 +2,7 @@
 // `engine gui`, with the board's session core and the engine in WebAssembly — to a folder
 // (default: target/site of the repository), ready for any static host:
 //   index.html, style.css, modules/*.js      the page (web/page/)
+//   puzzles/*.json                          the puzzle file of its puzzle mode
 //   engine/*.js, engine/minishogi-engine.wasm the engine package (web/src/, the .wasm)
 // The .wasm is built first (tools/build.mjs: rustup's wasm32 target or Debian's rustc-web);
 // `--no-build` uses the one already in dist/. The folder is written beside its final place
@@ -40,6 +41,11 @@ writeFileSync(join(building, 'index.html'), html);
 copyFileSync(resolve(web, 'page/style.css'), join(building, 'style.css'));
 for (const name of readdirSync(resolve(web, 'page/modules')).filter((n) => n.endsWith('.js'))) {
   copyFileSync(resolve(web, 'page/modules', name), join(building, 'modules', name));
+}
+// The puzzle file of the page's puzzle mode (fetched from puzzles/ beside the page).
+mkdirSync(join(building, 'puzzles'), { recursive: true });
+for (const name of readdirSync(resolve(web, 'page/puzzles')).filter((n) => n.endsWith('.json'))) {
+  copyFileSync(resolve(web, 'page/puzzles', name), join(building, 'puzzles', name));
 }
 for (const name of readdirSync(resolve(web, 'src')).filter((n) => n.endsWith('.js'))) {
   copyFileSync(resolve(web, 'src', name), join(building, 'engine', name));

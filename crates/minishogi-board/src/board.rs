@@ -13,6 +13,7 @@ use serde::{Deserialize, Serialize};
 use crate::clock::{Clock, ClockSettings};
 use crate::notation;
 use crate::port::{Command, Job, Purpose, Report, Role};
+use crate::puzzle::{Puzzle, PuzzleStart, PuzzleStatus, Verdict};
 use crate::records::{self, Ending, Record};
 use crate::review::{Budget, Found, ReviewRun};
 use crate::session::{Ended, SELF_ENGINE, Session, Slot};
@@ -33,6 +34,8 @@ pub const REVIEW_NODES: u64 = 100_000;
 /// A person's flag falls this long after the clock reads zero; an engine's a little later,
 /// for the pipe and process switch.
 const ENGINE_TIME_GRACE: Duration = Duration::from_millis(300);
+/// Why an engine's call or a step back is refused while a puzzle is solved.
+const PUZZLE_UNDER_WAY: &str = "a puzzle is being solved";
 
 /// What a new game asks for (`POST /api/new`).
 #[derive(Clone, Debug, Deserialize)]
@@ -109,6 +112,7 @@ impl Board {
                 multipv: 1,
                 analysing: None,
                 review: None,
+                puzzle: None,
                 lines: Vec::new(),
                 evals: HashMap::new(),
                 error: None,
@@ -172,8 +176,11 @@ impl Board {
         Ok(self.publish())
     }
 
-    /// A person's move at the cursor.
+    /// A person's move at the cursor (while a puzzle is solved, judged by the puzzle).
     pub fn play_move(&mut self, text: &str) -> Result<State, String> {
+        if self.session.solving() {
+            return self.puzzle_move(text);
+        }
         self.change(|s| {
             if let Some(reason) = s.game_over_reason()
                 && s.tree.at_line_end()
@@ -239,6 +246,7 @@ impl Board {
         }
         self.change(|s| {
             s.new_game_id();
+            s.puzzle = None;
             s.tree = Tree::new(start);
             s.players = [request.sente, request.gote];
             if s.engine != engine {
@@ -259,6 +267,9 @@ impl Board {
         self.change(|s| {
             if s.tree.cursor() == 0 {
                 return Err("no move to take back".to_string());
+            }
+            if s.solving() {
+                return Err(PUZZLE_UNDER_WAY.to_string());
             }
             if let Some(ended) = s.ended.filter(|e| e.node == s.tree.line_end()) {
                 return Err(format!("the game is over ({})", ended.reason));
@@ -281,6 +292,9 @@ impl Board {
         self.change(|s| {
             if let Some(reason) = s.game_over_reason() {
                 return Err(format!("the game is over ({reason})"));
+            }
+            if s.solving() {
+                return Err(PUZZLE_UNDER_WAY.to_string());
             }
             let side = s.tree.position().side_to_move();
             let loser = if s.players[side.index()] == Player::Human {
@@ -311,6 +325,9 @@ impl Board {
         self.change(|s| {
             if on && s.reviewing() {
                 return Err("a review is under way".to_string());
+            }
+            if on && s.solving() {
+                return Err(PUZZLE_UNDER_WAY.to_string());
             }
             if s.multipv != multipv {
                 s.multipv = multipv;
@@ -345,6 +362,9 @@ impl Board {
     pub fn review_with(&mut self, budget: Budget) -> Result<State, String> {
         let go = budget.go()?;
         self.change(|s| {
+            if s.solving() {
+                return Err(PUZZLE_UNDER_WAY.to_string());
+            }
             let line: Vec<usize> = std::iter::once(0).chain(s.tree.line()).collect();
             if line.len() < 2 {
                 return Err("no move to review".to_string());
@@ -389,6 +409,9 @@ impl Board {
             if s.reviewing() {
                 return Err("a review is under way".to_string());
             }
+            if s.solving() {
+                return Err(PUZZLE_UNDER_WAY.to_string());
+            }
             let node = s.tree.cursor();
             let position = s.position_line();
             ensure_analyser(s);
@@ -420,6 +443,7 @@ impl Board {
         let tree = Tree::from_line(record.start.clone(), &record.moves)?;
         self.change(|s| {
             s.new_game_id();
+            s.puzzle = None;
             s.tree = tree;
             s.players = [Player::Human, Player::Human];
             s.clock = None;
@@ -484,6 +508,126 @@ impl Board {
             record.winner = Some(winner);
         }
         records::write(&record, format)
+    }
+
+    /// Starts a puzzle: its position with both sides played by people and no engine at work
+    /// (analysis stops); the person plays the solver's moves, the core the opponent's. A bad
+    /// puzzle is refused with the session unchanged.
+    pub fn start_puzzle(&mut self, start: &PuzzleStart) -> Result<State, String> {
+        let puzzle = Puzzle::new(start)?;
+        self.change(|s| {
+            s.new_game_id();
+            s.tree = Tree::new(puzzle.start.clone());
+            s.players = [Player::Human, Player::Human];
+            s.clock = None;
+            if s.analysis_on && s.analyser.is_some() {
+                s.send(Role::Analyser, Job::Stop);
+            }
+            s.analysis_on = false;
+            s.puzzle = Some(puzzle);
+            Ok(())
+        })
+    }
+
+    /// The person's move in a puzzle, at its position: a wrong one stays on the board and
+    /// fails the puzzle; a right one is followed by the opponent's reply, published as a
+    /// state of its own (the page shows it arrive, as an engine's move).
+    fn puzzle_move(&mut self, text: &str) -> Result<State, String> {
+        let s = &mut self.session;
+        let puzzle = s.puzzle.as_mut().expect("solving");
+        if s.tree.cursor() != puzzle.node {
+            return Err("the puzzle goes on from its latest position".to_string());
+        }
+        let mv = s
+            .tree
+            .position()
+            .parse_usi_move(text)
+            .map_err(|e| e.to_string())?;
+        let verdict = puzzle.judge(s.tree.position(), mv);
+        s.tree.play(mv)?;
+        puzzle.hint_shown = false;
+        let reply = match verdict {
+            Verdict::Wrong => {
+                puzzle.status = PuzzleStatus::Failed;
+                puzzle.wrong = Some(mv);
+                None
+            }
+            Verdict::Solved => {
+                puzzle.status = PuzzleStatus::Solved;
+                puzzle.played += 1;
+                None
+            }
+            Verdict::Right { reply } => {
+                puzzle.played += 1;
+                Some(reply)
+            }
+        };
+        self.settle();
+        let mut state = self.publish();
+        if let Some(reply) = reply {
+            let s = &mut self.session;
+            s.tree.play(reply)?;
+            let puzzle = s.puzzle.as_mut().expect("solving");
+            puzzle.played += 1;
+            puzzle.node = s.tree.cursor();
+            self.settle();
+            state = self.publish();
+        }
+        Ok(state)
+    }
+
+    /// Shows where the puzzle's next move starts (the piece to move or to drop); the board
+    /// returns to the puzzle's position if the person had stepped back.
+    pub fn puzzle_hint(&mut self) -> Result<State, String> {
+        self.change(|s| {
+            let Some(puzzle) = s.puzzle.as_mut().filter(|p| p.solving()) else {
+                return Err("no puzzle is being solved".to_string());
+            };
+            puzzle.hint_shown = true;
+            puzzle.hints += 1;
+            let node = puzzle.node;
+            if s.tree.cursor() != node {
+                s.tree.goto(node)?;
+            }
+            Ok(())
+        })
+    }
+
+    /// The solution on the board: played from the start into the tree (a variation where the
+    /// person went another way), the cursor where the puzzle ended, to step through it from
+    /// there. While solving, this gives the puzzle up (failed).
+    pub fn puzzle_solution(&mut self) -> Result<State, String> {
+        self.change(|s| {
+            let Some(puzzle) = s.puzzle.as_mut() else {
+                return Err("no puzzle".to_string());
+            };
+            if puzzle.solving() {
+                puzzle.status = PuzzleStatus::Failed;
+            }
+            puzzle.hint_shown = false;
+            // Where it ended: before the move that failed or that solved it.
+            let ended_at = match puzzle.status {
+                PuzzleStatus::Solved => puzzle.played.saturating_sub(1),
+                _ => puzzle.played,
+            };
+            let solution = puzzle.solution.clone();
+            s.tree.goto(0)?;
+            let mut nodes = vec![0];
+            for mv in solution {
+                nodes.push(s.tree.play(mv)?);
+            }
+            s.tree.goto(nodes[ended_at.min(nodes.len() - 1)])
+        })
+    }
+
+    /// Leaves the puzzle: the position stays, a board for two people.
+    pub fn end_puzzle(&mut self) -> Result<State, String> {
+        self.change(|s| {
+            if s.puzzle.take().is_none() {
+                return Err("no puzzle".to_string());
+            }
+            Ok(())
+        })
     }
 
     /// Checks the running clock: a side past its time loses.

@@ -12,13 +12,14 @@
 //!
 //! By job: the game tree (`tree.rs`), the clocks (`clock.rs`), moves in both notations
 //! (`notation.rs`), the engines' side (`port.rs`), the session's state and its rules
-//! (`session.rs`), what the pages are sent (`view.rs`), the editor's position checked
-//! (`setup.rs`), and the calls (`board.rs`).
+//! (`session.rs`), puzzles (`puzzle.rs`), what the pages are sent (`view.rs`), the editor's
+//! position checked (`setup.rs`), and the calls (`board.rs`).
 
 mod board;
 pub mod clock;
 pub mod notation;
 pub mod port;
+pub mod puzzle;
 pub mod review;
 mod session;
 pub mod setup;
@@ -32,5 +33,6 @@ pub use minishogi_engine::protocol::info::{Bound, Info, Score, parse_info};
 pub use minishogi_records as records;
 pub use minishogi_rules as shogi;
 pub use port::{Command, Job, Purpose, Report, Role};
+pub use puzzle::PuzzleStart;
 pub use session::SELF_ENGINE;
 pub use view::Player;

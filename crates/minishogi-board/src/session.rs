@@ -8,13 +8,14 @@ use crate::Score;
 use crate::clock::Clock;
 use crate::notation;
 use crate::port::{Command, Job, Role};
+use crate::puzzle::Puzzle;
 use crate::records;
 use crate::review::{self, ReviewRun};
 use crate::shogi::{Color, EndReason, GameStatus, Position};
 use crate::tree::Tree;
 use crate::view::{
     Accuracy, AnalysisView, BoardView, ClockView, Eval, GameResult, InfoEvent, LineMove, Player,
-    Players, ReviewView, ReviewedMove, Side, State, win_probability,
+    Players, PuzzleView, ReviewView, ReviewedMove, Side, State, win_probability,
 };
 use minishogi_engine::search::skill;
 
@@ -59,6 +60,8 @@ pub(super) struct Session {
     pub(super) analysing: Option<usize>,
     /// The review of the line, while one runs and once done.
     pub(super) review: Option<ReviewRun>,
+    /// The puzzle, while one is solved and once over (until another game).
+    pub(super) puzzle: Option<Puzzle>,
     /// The latest line of each search running (by source, node and `multipv`), for a page
     /// that starts listening while it runs.
     pub(super) lines: Vec<InfoEvent>,
@@ -91,6 +94,11 @@ impl Session {
     /// Whether a review is under way: it has the analyser until it is done.
     pub(super) fn reviewing(&self) -> bool {
         self.review.as_ref().is_some_and(|r| !r.done())
+    }
+
+    /// Whether a puzzle is being solved: no engine may play or analyse then.
+    pub(super) fn solving(&self) -> bool {
+        self.puzzle.as_ref().is_some_and(Puzzle::solving)
     }
 
     /// A job for the engine in `role`.
@@ -199,7 +207,12 @@ impl Session {
         let s = self;
         let pos = s.tree.position();
         let over = s.game_over_reason().is_some() && s.tree.at_line_end();
-        let legal_moves = if over {
+        // While a puzzle is solved, moves are played at its position only.
+        let elsewhere = s
+            .puzzle
+            .as_ref()
+            .is_some_and(|p| p.solving() && p.node != s.tree.cursor());
+        let legal_moves = if over || elsewhere {
             Vec::new()
         } else {
             pos.legal_moves().iter().map(|m| m.to_string()).collect()
@@ -303,7 +316,29 @@ impl Session {
             },
             error: s.error.clone(),
             review: s.review.as_ref().map(|run| s.review_view(run)),
+            puzzle: s.puzzle.as_ref().map(puzzle_view),
         }
+    }
+}
+
+/// A puzzle as the pages are sent it: the solution only once it is over.
+fn puzzle_view(p: &Puzzle) -> PuzzleView {
+    let (total, done) = p.solver_moves();
+    let over = !p.solving();
+    let solution: Vec<String> = p.solution.iter().map(|m| m.to_string()).collect();
+    PuzzleView {
+        id: p.id.clone(),
+        status: p.status,
+        solver: p.solver().into(),
+        done,
+        total,
+        node: p.node,
+        hint: p.hint_shown.then(|| p.hint()).flatten(),
+        hints: p.hints,
+        wrong: p.wrong.map(|m| m.to_string()),
+        solution_ja: over.then(|| notation::kif_line(&p.start, &solution)),
+        solution_en: over.then(|| notation::en_line(&p.start, &solution)),
+        solution: over.then_some(solution),
     }
 }
 

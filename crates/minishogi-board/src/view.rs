@@ -7,6 +7,7 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 
 use crate::clock::Clock;
+use crate::puzzle::{Hint, PuzzleStatus};
 use crate::review::Mark;
 use crate::shogi::{Color, PieceKind, Position, Square};
 use crate::{Info, Score};
@@ -210,6 +211,32 @@ pub struct State {
     pub error: Option<String>,
     /// The review of the line, while one runs and once done.
     pub review: Option<ReviewView>,
+    /// The puzzle, while one is solved and once over (until another game).
+    pub puzzle: Option<PuzzleView>,
+}
+
+/// A puzzle as the page shows it.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct PuzzleView {
+    pub id: String,
+    pub status: PuzzleStatus,
+    /// The side that solves.
+    pub solver: Side,
+    /// The solver's moves played right, and how many the solution has.
+    pub done: usize,
+    pub total: usize,
+    /// The node where the solver is to move (or was, when the puzzle ended).
+    pub node: usize,
+    /// Where the next move starts, once asked for (while solving).
+    pub hint: Option<Hint>,
+    /// Hints asked for in this puzzle.
+    pub hints: u32,
+    /// The move that failed the puzzle, if one did.
+    pub wrong: Option<String>,
+    /// Once over: the solution in USI and in both notations.
+    pub solution: Option<Vec<String>>,
+    pub solution_ja: Option<Vec<String>>,
+    pub solution_en: Option<Vec<String>>,
 }
 
 /// A review of the line: each move's loss and mark, the better move, each side's accuracy.

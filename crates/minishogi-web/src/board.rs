@@ -6,14 +6,15 @@
 //! A call: `{"call": NAME, …}` with NAME `state`, `move` {move}, `new` {game: NewGame},
 //! `catch_up`, `undo`, `resign`, `goto` {node}, `analysis` {on, multipv}, `mate` {movetime_ms},
 //! `review` {nodes?}, `preview` {node, moves}, `setup` {board, hands, side_to_move} or
-//! {start: true} (the editor's position checked: `{sfen, view, problem}`), `load_record` {bytes, format}, `save_record` {format}, `tick`, or
-//! `report` {role, serial, report}. The answer: `{"ok": VALUE}` or `{"error": TEXT,
+//! {start: true} (the editor's position checked: `{sfen, view, problem}`), `load_record` {bytes, format}, `save_record` {format}, `tick`,
+//! `puzzle_start` {puzzle: {id, sfen, moves}}, `puzzle_hint`, `puzzle_solution`, `puzzle_end`,
+//! or `report` {role, serial, report}. The answer: `{"ok": VALUE}` or `{"error": TEXT,
 //! "status": 400 | 409}`, with `"commands": [...]` in both (the core's `Command`s).
 
 use minishogi_board::setup::{Setup, SetupHands};
 use minishogi_board::view::Side;
 use minishogi_board::{
-    Board, Command, NewGame, REVIEW_NODES, Report, Role, SELF_ENGINE, record_format,
+    Board, Command, NewGame, PuzzleStart, REVIEW_NODES, Report, Role, SELF_ENGINE, record_format,
 };
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
@@ -74,6 +75,12 @@ enum Call {
         format: String,
     },
     Tick,
+    PuzzleStart {
+        puzzle: PuzzleStart,
+    },
+    PuzzleHint,
+    PuzzleSolution,
+    PuzzleEnd,
     Report {
         role: Role,
         serial: u64,
@@ -200,6 +207,10 @@ impl BoardHost {
                     .unwrap_or(minishogi_board::records::Format::Kif);
                 return Ok(to_json(board.record_file(format)));
             }
+            Call::PuzzleStart { puzzle } => board.start_puzzle(&puzzle),
+            Call::PuzzleHint => board.puzzle_hint(),
+            Call::PuzzleSolution => board.puzzle_solution(),
+            Call::PuzzleEnd => board.end_puzzle(),
             Call::Tick => {
                 board.tick();
                 return Ok(Value::Null);

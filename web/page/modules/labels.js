@@ -130,3 +130,37 @@ Object.assign(TEXT.en, {
     not_to_move_in_check: (p) => `${p.side}, not to move, is in check`,
   },
 });
+
+// Puzzle mode's words (puzzles.js).
+Object.assign(TEXT.ja, {
+  puzzles: 'パズル', theme: 'テーマ', difficulty: '難易度', allThemes: 'すべてのテーマ', allLevels: 'すべての難易度',
+  hint: 'ヒント', showSolution: '解答を見る', retry: 'もう一度', next: '次の問題',
+  puzzleProgress: (solved, failed, all) => `正解 ${solved} · 不正解 ${failed} · 全${all}問`,
+  puzzleNone: '条件に合う問題がありません', puzzleLoading: '問題を読み込み中…',
+  puzzleFind: (mark) => `あなたの番です — ${mark}の最善手を見つけてください。`,
+  puzzleRight: '正解！', puzzleSolved: '正解！解けました。', puzzleWrong: '不正解です。',
+  puzzleGaveUp: '解答を表示しました。', puzzleSolution: '解答',
+  puzzleHintMove: 'ヒント: 印の駒を動かします。', puzzleHintDrop: 'ヒント: 印の持ち駒を打ちます。',
+});
+Object.assign(TEXT.en, {
+  puzzles: 'Puzzles', theme: 'Theme', difficulty: 'Difficulty', allThemes: 'All themes', allLevels: 'All levels',
+  hint: 'Hint', showSolution: 'Show solution', retry: 'Retry', next: 'Next',
+  puzzleProgress: (solved, failed, all) => `Solved ${solved} · Failed ${failed} · ${all} puzzles`,
+  puzzleNone: 'No puzzle matches these filters', puzzleLoading: 'Loading the puzzles…',
+  puzzleFind: (mark) => `Your turn — find the best move for ${mark}.`,
+  puzzleRight: 'Right!', puzzleSolved: 'Solved!', puzzleWrong: 'That is not the move.',
+  puzzleGaveUp: 'The solution is shown.', puzzleSolution: 'Solution',
+  puzzleHintMove: 'Hint: move the marked piece.', puzzleHintDrop: 'Hint: drop the marked piece.',
+});
+
+const THEMES = {
+  ja: { tsume: '王手のみ', drop: '駒打ち', promotion: '成り', sacrifice: '捨て駒', advantage: '優勢', mate: '詰み', fork: '両取り', pin: 'ピン' },
+  en: { tsume: 'Checks only', drop: 'Drop', promotion: 'Promotion', sacrifice: 'Sacrifice', advantage: 'Advantage', mate: 'Mate', fork: 'Fork', pin: 'Pin' },
+};
+
+// A puzzle theme (a camelCase word of the puzzle file) in words: "mateIn2" is 3手詰 / Mate in 2.
+export function themeName(name) {
+  const mate = /^mateIn(\d+)$/.exec(name);
+  if (mate) return lang === 'ja' ? `${2 * Number(mate[1]) - 1}手詰` : `Mate in ${mate[1]}`;
+  return THEMES[lang][name] ?? name.replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase();
+}

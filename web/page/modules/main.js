@@ -18,6 +18,7 @@ import { renderTools, setupDialogs } from './dialogs.js';
 import { isMuted, playMoveSound, setMuted, setupSound } from './sound.js';
 import { renderReview, setupReview } from './review.js';
 import { setupEditor } from './editor.js';
+import { orientForPuzzle, renderPuzzle, setupPuzzles } from './puzzles.js';
 
 let lastFlipAuto = null;  // the players of the last game whose side set the orientation
 
@@ -63,6 +64,7 @@ function setState(s) {
     const gote = s.players.gote === 'human' && s.players.sente === 'engine';
     if (gote !== page.flipped) { page.flipped = gote; buildBoard(); }
   }
+  if (orientForPuzzle(s)) buildBoard();
   if (s.error) showError(`${t('engineError')}: ${s.error}`);
   render();
   if (arrival) {
@@ -95,6 +97,7 @@ function render() {
   renderGraph();
   renderTools();
   renderReview();
+  renderPuzzle();
 }
 
 function setup() {
@@ -105,6 +108,7 @@ function setup() {
   setupSound();
   setupReview();
   setupEditor();
+  setupPuzzles();
   page.pieceSet = recall('pieces') === 'letters' ? 'letters' : 'kanji';
   $('btn-pieces').addEventListener('click', () => {
     page.pieceSet = page.pieceSet === 'letters' ? 'kanji' : 'letters';

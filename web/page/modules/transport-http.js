@@ -4,7 +4,8 @@
 //
 // The interface both transports implement:
 // request(name, body) -> Promise<State>. name: 'state' (no body), 'move' {move}, 'new' NewGame,
-//   'undo' {}, 'resign' {}, 'goto' {node}, 'analysis' {on, multipv}, 'mate' {movetime_ms}, 'review' {nodes}.
+//   'undo' {}, 'resign' {}, 'goto' {node}, 'analysis' {on, multipv}, 'mate' {movetime_ms}, 'review' {nodes},
+//   'puzzle_start' {id, sfen, moves}, 'puzzle_hint' {}, 'puzzle_solution' {}, 'puzzle_end' {}.
 //   Rejects with an Error whose message is the session's error text and whose .status is
 //   the HTTP-like status (400 bad input, 409 not now — e.g. the engine is to move).
 // preview(node, moves) -> Promise<BoardView>: the position after playing the USI `moves`
@@ -30,6 +31,10 @@ const ROUTES = {
   analysis: ['POST', '/api/analysis'],
   mate: ['POST', '/api/mate'],
   review: ['POST', '/api/review'],
+  puzzle_start: ['POST', '/api/puzzle/start'],
+  puzzle_hint: ['POST', '/api/puzzle/hint'],
+  puzzle_solution: ['POST', '/api/puzzle/solution'],
+  puzzle_end: ['POST', '/api/puzzle/end'],
 };
 
 function failure(message, status) {

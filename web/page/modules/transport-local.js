@@ -221,6 +221,10 @@ export async function localTransport(options = {}) {
     analysis: (body) => ({ call: 'analysis', on: body.on, multipv: body.multipv }),
     mate: (body) => ({ call: 'mate', movetime_ms: body.movetime_ms }),
     review: (body) => ({ call: 'review', nodes: body.nodes }),
+    puzzle_start: (body) => ({ call: 'puzzle_start', puzzle: { id: body.id, sfen: body.sfen, moves: body.moves } }),
+    puzzle_hint: () => ({ call: 'puzzle_hint' }),
+    puzzle_solution: () => ({ call: 'puzzle_solution' }),
+    puzzle_end: () => ({ call: 'puzzle_end' }),
   };
 
   const ticker = setInterval(() => {
