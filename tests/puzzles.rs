@@ -32,7 +32,7 @@ fn check_by_the_rules(p: &Puzzle) -> Result<(), String> {
     if pos.to_sfen() != p.sfen {
         return Err(format!("the sfen reads back as {}", pos.to_sfen()));
     }
-    if p.moves.len() % 2 == 0 {
+    if p.moves.len().is_multiple_of(2) {
         return Err("an even number of moves".into());
     }
     let mut cur = pos.clone();
@@ -229,8 +229,8 @@ fn temp_dir(name: &str) -> PathBuf {
 
 #[test]
 fn the_command_finds_a_mate_and_rejects_one_with_two_solutions() {
-    // Sente mates in two by 4c5b (the silver takes the rook's square… the king's escape), K
-    // 5a, G*4b; the second position mates in two as well, by more than one first move.
+    // Sente mates in two by 4c5b (the bishop takes the rook, check), K×5a, G*4b: the only
+    // first move that mates in two. The second position mates in two by more than one.
     let unique = "1k1G1/r3p/1BS2/P4/K1b2 b GSr 23";
     let twice = "1g3/3kp/P4/K1S2/5 b BGS2rb 39";
     for (sfen, solutions) in [(unique, 1), (twice, 2)] {

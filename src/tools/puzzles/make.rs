@@ -27,7 +27,7 @@ use crate::search::{
 use crate::shogi::{Game, Move, Position};
 
 use super::file::{Kind, Puzzle};
-use super::prove::{MAX_MATE_MOVES, Proof, Prover, captured};
+use super::prove::{MAX_MATE_MOVES, OutOfBudget, Proof, Prover, captured};
 use super::sources::SWING_AFTER;
 
 /// An advantage puzzle's solver move wins at least this often (the swing's end, the same).
@@ -99,6 +99,8 @@ pub enum Rejection {
     NotWinning,
     /// The second best move is too close.
     NotClearlyBest,
+    /// The win ends in a stalemate (no legal move, not in check: a loss too), not a mate.
+    Stalemate,
     /// The recheck failed (its reason).
     Recheck(String),
 }
@@ -111,6 +113,7 @@ impl Rejection {
             Rejection::NotUnique => "another move mates as fast",
             Rejection::NotWinning => "no winning move",
             Rejection::NotClearlyBest => "second best too close",
+            Rejection::Stalemate => "a stalemate, not a mate",
             Rejection::Recheck(_) => "recheck",
         }
     }
@@ -247,7 +250,7 @@ fn mate_line(
     let n = match prover.shortest_mate(pos, max) {
         Ok(Some(n)) => n,
         Ok(None) => return Err(Rejection::NoMate),
-        Err(()) => return Err(Rejection::Budget),
+        Err(OutOfBudget) => return Err(Rejection::Budget),
     };
     let mut cur = pos.clone();
     let mut moves = Vec::new();
@@ -255,13 +258,17 @@ fn mate_line(
     for left in (1..=n).rev() {
         let mating = prover
             .mating_moves(&cur, left)
-            .map_err(|()| Rejection::Budget)?;
-        let Some(&mv) = mating.first() else {
-            unreachable!("a mate in {left} proven has a mating move");
-        };
+            .map_err(|OutOfBudget| Rejection::Budget)?;
         if left > 1 && mating.len() > 1 {
             return Err(Rejection::NotUnique);
         }
+        // The last move: a mate (another move may win by stalemate, which is no mate).
+        let Some(&mv) = mating
+            .iter()
+            .find(|&&m| left > 1 || cur.after(m).is_checkmate())
+        else {
+            return Err(Rejection::Stalemate);
+        };
         if left == 1 {
             last_alternatives = mating.len() - 1;
         }

@@ -112,7 +112,7 @@ fn command_line() -> String {
 }
 
 fn check_args(args: &PuzzlesArgs) -> Result<(), String> {
-    if args.mate_plies % 2 == 0 || args.mate_plies > 2 * MAX_MATE_MOVES - 1 {
+    if args.mate_plies.is_multiple_of(2) || args.mate_plies > 2 * MAX_MATE_MOVES - 1 {
         return Err(format!(
             "--mate-plies {}: an odd number of plies up to {}",
             args.mate_plies,

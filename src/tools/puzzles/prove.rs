@@ -3,7 +3,8 @@
 //! solver (`search::mate_within`) tries checks only. Puzzles need it twice: a mate's length
 //! is the shortest over all moves, and a solver move is unique only if no other move — a
 //! quiet one included — mates as fast. Its answers are proofs (`Yes`, `No`), or `Unknown` when
-//! the budget ran out first.
+//! the budget ran out first. A mate here is any win by the side left without a legal move:
+//! a stalemate loses too (docs/rules.md), as in the rules' brute force (`mate_oracle`).
 //!
 //! Repetitions are not looked at: a line of at most `MAX_MATE_MOVES` moves (9 plies) cannot
 //! repeat a position four times (千日手), and the puzzle's position starts without history.
@@ -23,6 +24,10 @@ pub enum Proof {
     /// The node budget ran out before a proof either way.
     Unknown,
 }
+
+/// The budget ran out before the answer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct OutOfBudget;
 
 /// What the table knows of a position (its side to move is the attacker or the defender
 /// whatever the line, so one table serves both): the fewest plies a loss/win is proven within,
@@ -76,27 +81,27 @@ impl Prover {
     }
 
     /// The fewest moves, up to `max`, in which the side to move mates; `Ok(None)` if it does
-    /// not within `max`, `Err(())` if the budget ran out first.
-    pub fn shortest_mate(&mut self, pos: &Position, max: u32) -> Result<Option<u32>, ()> {
+    /// not within `max`.
+    pub fn shortest_mate(&mut self, pos: &Position, max: u32) -> Result<Option<u32>, OutOfBudget> {
         for n in 1..=max {
             match self.mates_within(pos, n) {
                 Proof::Yes => return Ok(Some(n)),
                 Proof::No => {}
-                Proof::Unknown => return Err(()),
+                Proof::Unknown => return Err(OutOfBudget),
             }
         }
         Ok(None)
     }
 
-    /// The moves of `pos` that mate within `moves` moves (the move itself the first of them):
-    /// `Err(())` if the budget ran out before every move was decided.
-    pub fn mating_moves(&mut self, pos: &Position, moves: u32) -> Result<Vec<Move>, ()> {
+    /// The moves of `pos` that mate within `moves` moves (the move itself the first of them);
+    /// an error if the budget ran out before every move was decided.
+    pub fn mating_moves(&mut self, pos: &Position, moves: u32) -> Result<Vec<Move>, OutOfBudget> {
         let mut found = Vec::new();
         for mv in pos.legal_moves().iter().copied() {
             match self.mated_within(&pos.after(mv), moves - 1) {
                 Proof::Yes => found.push(mv),
                 Proof::No => {}
-                Proof::Unknown => return Err(()),
+                Proof::Unknown => return Err(OutOfBudget),
             }
         }
         Ok(found)
@@ -150,8 +155,7 @@ impl Prover {
         if plies == 0 || self.tick() {
             return false;
         }
-        // A mate in one is the commonest answer and the cheapest (checks only).
-        if pos.mate_in_one().is_some() {
+        if wins_at_once(pos) {
             return true;
         }
         if plies == 1 {
@@ -214,6 +218,32 @@ impl Prover {
     }
 }
 
+/// Whether a move of the side to move leaves the opponent without a legal move: a mate in one
+/// (the commonest answer, and the cheapest: checks only), or a stalemate, which loses too
+/// (docs/rules.md). Not in check, a side with a piece other than a pawn in hand can always
+/// drop it, so only a side without one is looked at for stalemate.
+pub fn wins_at_once(pos: &mut Position) -> bool {
+    if pos.mate_in_one().is_some() {
+        return true;
+    }
+    let hand = pos.hand(!pos.side_to_move());
+    if PieceKind::HAND
+        .iter()
+        .any(|&k| k != PieceKind::Pawn && hand.count(k) > 0)
+    {
+        return false;
+    }
+    pos.legal_moves().iter().any(|&mv| {
+        if pos.gives_check(mv) {
+            return false;
+        }
+        let undo = pos.make_move(mv);
+        let stalemate = !pos.has_legal_move();
+        pos.unmake_move(mv, undo);
+        stalemate
+    })
+}
+
 fn ordered(pos: &Position, order: fn(&Position, Move) -> i32) -> Vec<Move> {
     order_list(pos, &pos.legal_moves(), order)
 }
@@ -274,7 +304,7 @@ mod tests {
     #[test]
     fn agrees_with_the_rules_oracle_on_random_positions() {
         let mut rng = crate::shogi::splitmix::SplitMix64::new(7);
-        let mut checked = 0;
+        let (mut checked, mut mates) = (0, 0);
         for _ in 0..400 {
             let p = crate::shogi::random::random_position(&mut rng.draw());
             if p.legal_moves().is_empty() {
@@ -286,9 +316,31 @@ mod tests {
                 let got = prover.mates_within(&p, moves);
                 assert_eq!(got == Proof::Yes, expected, "{} in {moves}", p.to_sfen());
                 checked += 1;
+                mates += usize::from(expected);
             }
         }
-        assert!(checked > 100);
+        assert!(
+            checked > 100 && mates > 5,
+            "{checked} checked, {mates} mates"
+        );
+    }
+
+    #[test]
+    fn a_stalemate_wins_too() {
+        // Sente's king takes the horse on 5e, and gote, not in check, has no legal move left.
+        let p = pos("5/2+R2/4p/P1B1k/+bK1R1 b 2G2S 43");
+        assert!(mate_oracle::wins_within(&p, 1, false));
+        assert_eq!(Prover::new(u64::MAX).mates_within(&p, 1), Proof::Yes);
+        // So 3a3b, which lets it happen, wins in two as well as the mate 2e2d.
+        let p = pos("2+R2/2s2/2b1p/P1B1k/1K1R1 b 2GS 41");
+        let winning: Vec<String> = Prover::new(u64::MAX)
+            .mating_moves(&p, 2)
+            .unwrap()
+            .iter()
+            .map(|m| m.to_string())
+            .collect();
+        assert!(winning.contains(&"3a3b".to_string()), "{winning:?}");
+        assert!(winning.len() >= 2, "{winning:?}");
     }
 
     #[test]

@@ -72,7 +72,7 @@ pub fn game_candidates(scores: &[i32], max_mate_moves: u32) -> Vec<(usize, Hint)
         let previous = i.checked_sub(1).map(|j| scores[j]);
         if is_stored_mate(score) {
             let plies = (MATE - score.abs()) as u32;
-            if score > 0 && plies <= 2 * max_mate_moves - 1 {
+            if score > 0 && plies < 2 * max_mate_moves {
                 found.push((i, Hint::Mate(plies.div_ceil(2))));
             }
             continue;
@@ -258,7 +258,7 @@ mod tests {
     use crate::search::score::to_stored;
 
     #[test]
-    fn mates_where_they_first_appear_and_swings_by_the_opponents_move() {
+    fn every_mate_within_reach_and_swings_by_the_opponents_move() {
         let mate = |n| to_stored(Score::Mate(n));
         // Even, equal, a blunder (+1200 for the side to move), then a mate in 3 plies, the
         // loser's view, the same mate shorter.
