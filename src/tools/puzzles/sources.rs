@@ -90,10 +90,12 @@ pub fn game_candidates(scores: &[i32], max_mate_moves: u32) -> Vec<(usize, Hint)
     found
 }
 
-/// The files a path names: itself, or a folder's files (and its folders') in name order.
-fn files_of(path: &Path, out: &mut Vec<PathBuf>) -> Result<(), String> {
+/// The files a path names: itself, or a folder's files (and its folders') in name order; each
+/// with its name for the sources, from the folder named on (`data/levels/games.txt`) or the
+/// file's own name.
+fn files_of(path: &Path, name: &str, out: &mut Vec<(PathBuf, String)>) -> Result<(), String> {
     if !path.is_dir() {
-        out.push(path.to_path_buf());
+        out.push((path.to_path_buf(), name.to_string()));
         return Ok(());
     }
     let mut entries: Vec<PathBuf> = std::fs::read_dir(path)
@@ -102,10 +104,11 @@ fn files_of(path: &Path, out: &mut Vec<PathBuf>) -> Result<(), String> {
         .collect();
     entries.sort();
     for entry in entries {
+        let name = format!("{name}/{}", file_name(&entry));
         if entry.is_dir() {
-            files_of(&entry, out)?;
+            files_of(&entry, &name, out)?;
         } else if is_input(&entry) {
-            out.push(entry);
+            out.push((entry, name));
         }
     }
     Ok(())
@@ -130,17 +133,17 @@ pub fn read(paths: &[PathBuf], max_mate_moves: u32) -> Result<Inputs, String> {
         if !path.exists() {
             return Err(format!("{}: no such file or folder", path.display()));
         }
-        files_of(path, &mut files)?;
+        files_of(path, &file_name(path), &mut files)?;
     }
     if files.is_empty() {
         return Err("no shard or record among the inputs".into());
     }
     let mut inputs = Inputs::default();
-    for file in &files {
+    for (file, name) in &files {
         if file.extension().is_some_and(|e| e == "dgn") {
             read_shard_file(file, max_mate_moves, &mut inputs)?;
         } else {
-            read_record_file(file, &mut inputs)?;
+            read_record_file(file, name, &mut inputs)?;
         }
         inputs.files += 1;
     }
@@ -204,16 +207,15 @@ fn read_shard_file(file: &Path, max_mate_moves: u32, inputs: &mut Inputs) -> Res
 
 /// A record file's games: one KIF/KIFU/CSA record, or a file of USI position lines (one game
 /// a line: games.txt's `N sente vs gote: result …; position …` or a bare position line).
-fn read_record_file(file: &Path, inputs: &mut Inputs) -> Result<(), String> {
+fn read_record_file(file: &Path, name: &str, inputs: &mut Inputs) -> Result<(), String> {
     let bytes = fileio::read_regular(file).map_err(|e| format!("cannot read {e}"))?;
-    let name = file_name(file);
     let format = Format::from_path(file).unwrap_or_else(|| records::detect_format(&bytes));
     if format != Format::Usi {
         let record = records::read(&bytes, format).map_err(|e| match e.line {
             0 => format!("{}: {}", file.display(), e.message),
             line => format!("{}:{line}: {}", file.display(), e.message),
         })?;
-        push_game(inputs, name, &record.start, &record.moves);
+        push_game(inputs, name.to_string(), &record.start, &record.moves);
         return Ok(());
     }
     let text =
