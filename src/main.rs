@@ -34,6 +34,9 @@ enum Command {
     /// win%, its mark and the better move, each side's accuracy; the records written back
     /// with the comments, and a JSON report.
     Review(engine::tools::review::ReviewArgs),
+    /// Puzzles from games (shards, KIF, KIFU, CSA, USI; files or folders): mates in 1–5 and
+    /// advantages, each solution unique, written as the board's puzzle file.
+    Puzzles(engine::tools::puzzles::PuzzlesArgs),
     /// Convert a game record: KIF (.kif Shift_JIS, .kifu UTF-8), CSA, USI position line.
     Convert(engine::tools::convert::ConvertArgs),
     /// A USI engine that plays uniformly random legal moves (a baseline opponent).
@@ -70,6 +73,7 @@ fn main() -> ExitCode {
         Command::SamplePositions(args) => engine::tools::ttd::run_sample(&args),
         Command::Winrate(args) => engine::tools::winrate::run(&args),
         Command::Review(args) => engine::tools::review::run(&args),
+        Command::Puzzles(args) => engine::tools::puzzles::run(&args),
         Command::Convert(args) => engine::tools::convert::run(&args),
         Command::Random(args) => engine::matches::cli::run_random(&args).map_err(|e| e.to_string()),
         Command::Pretrain(args) => engine::train::pretrain::run(&args).map(|_| ()),

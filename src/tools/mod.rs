@@ -3,6 +3,7 @@
 
 pub mod convert;
 pub mod plot;
+pub mod puzzles;
 pub mod review;
 pub mod scale;
 pub mod ttd;

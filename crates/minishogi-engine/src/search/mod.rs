@@ -55,6 +55,8 @@ pub use skill::Skill;
 pub use switches::SearchFeatures;
 pub use threads::THREAD_STACK;
 pub use tt::TranspositionTable;
+// The mate solver's capped form, for callers that prove many mates (MCTS, `engine puzzles`).
+pub use mate::{MateMemory, mate_within};
 pub use types::{
     ClockLimits, Limits, Listener, MateResult, Score, ScoreBound, SearchControl, SearchEvent,
     SearchInfo, SearchOptions, SearchResult,
