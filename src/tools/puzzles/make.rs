@@ -103,6 +103,8 @@ pub enum Rejection {
     Stalemate,
     /// The recheck failed (its reason).
     Recheck(String),
+    /// The proofs contradict each other (a bug: never seen).
+    Inconsistent(&'static str),
 }
 
 impl Rejection {
@@ -115,6 +117,7 @@ impl Rejection {
             Rejection::NotClearlyBest => "second best too close",
             Rejection::Stalemate => "a stalemate, not a mate",
             Rejection::Recheck(_) => "recheck",
+            Rejection::Inconsistent(_) => "inconsistent proofs",
         }
     }
 }
@@ -259,6 +262,11 @@ fn mate_line(
         let mating = prover
             .mating_moves(&cur, left)
             .map_err(|OutOfBudget| Rejection::Budget)?;
+        if mating.is_empty() {
+            return Err(Rejection::Inconsistent(
+                "no mating move where one was proven",
+            ));
+        }
         if left > 1 && mating.len() > 1 {
             return Err(Rejection::NotUnique);
         }
@@ -287,7 +295,7 @@ fn mate_line(
             }
         }
         let reply = match longest.as_slice() {
-            [] => unreachable!("the mate in {left} was the shortest"),
+            [] => return Err(Rejection::Inconsistent("a shorter mate than the shortest")),
             [only] => *only,
             several => search(
                 &cur,

@@ -55,10 +55,11 @@ pub struct PuzzlesArgs {
     /// The most solver moves of an advantage puzzle.
     #[arg(long, default_value_t = 3)]
     pub advantage_moves: u32,
-    /// The recheck's searches, in nodes.
+    /// The recheck's searches, in nodes (the shipped set keeps the default: tests/puzzles.rs
+    /// rechecks it with the defaults).
     #[arg(long, default_value_t = RecheckSettings::default().nodes)]
     pub recheck_nodes: u64,
-    /// The recheck's prover budget for each puzzle, in nodes.
+    /// The recheck's prover budget for each puzzle, in nodes (the shipped set: the default).
     #[arg(long, default_value_t = RecheckSettings::default().prove_nodes)]
     pub recheck_prove_nodes: u64,
     /// Puzzles to make, at most.
@@ -328,6 +329,9 @@ pub fn run(args: &PuzzlesArgs) -> Result<(), String> {
                 }
                 Err(e) => {
                     log::debug!("{} ({}): {e:?}", c.source, c.pos.to_sfen());
+                    if let Rejection::Inconsistent(why) = &e {
+                        log::error!("{} ({}): {why}", c.source, c.pos.to_sfen());
+                    }
                     if let Rejection::Recheck(reason) = &e {
                         log::warn!(
                             "{} ({}): recheck failed: {reason}",
