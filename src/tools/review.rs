@@ -177,12 +177,19 @@ fn output_path(file: &Path, out: Option<&Path>) -> PathBuf {
     }
 }
 
-/// One record to review: its file, bytes and format, and the positions its review searches.
+/// One record to review: its file, bytes and format, and the record read from them.
 struct Job {
     file: PathBuf,
     bytes: Vec<u8>,
     format: Format,
-    positions: u64,
+    record: records::Record,
+}
+
+impl Job {
+    /// The positions its review searches: the start and one after each move.
+    fn positions(&self) -> u64 {
+        self.record.moves.len() as u64 + 1
+    }
 }
 
 /// A record reviewed: the line printed and its part of the JSON report.
@@ -203,12 +210,11 @@ pub fn run(args: &ReviewArgs) -> Result<(), String> {
         let format = Format::from_path(&file).unwrap_or_else(|| records::detect_format(&bytes));
         let record =
             records::read(&bytes, format).map_err(|e| format!("{}: {e}", file.display()))?;
-        let positions = record.moves.len() as u64 + 1;
         jobs.push(Job {
             file,
             bytes,
             format,
-            positions,
+            record,
         });
     }
     if let Some(out) = &args.out {
@@ -229,7 +235,7 @@ pub fn run(args: &ReviewArgs) -> Result<(), String> {
         movetime_go: false,
         time_control: None,
     };
-    let bar = ProgressBar::new(jobs.iter().map(|j| j.positions).sum());
+    let bar = ProgressBar::new(jobs.iter().map(Job::positions).sum());
     if let Ok(style) = ProgressStyle::with_template(
         "{bar:40} {pos}/{len} positions, {msg} [{elapsed_precise} < {eta_precise}]",
     ) {
@@ -252,7 +258,7 @@ pub fn run(args: &ReviewArgs) -> Result<(), String> {
                         bar.inc(searched.saturating_sub(before) as u64);
                     };
                     let done = review_job(job, &spec, budget, args.out.as_deref(), &progress);
-                    bar.inc(job.positions - counted.load(Ordering::Relaxed) as u64);
+                    bar.inc(job.positions() - counted.load(Ordering::Relaxed) as u64);
                     let finished = records_done.fetch_add(1, Ordering::Relaxed) + 1;
                     bar.set_message(format!("{finished}/{} records", jobs.len()));
                     let failed = done.is_err();
@@ -295,8 +301,7 @@ fn review_job(
     let file = &job.file;
     let review = review_record(&job.bytes, job.format, spec, budget, progress)
         .map_err(|e| format!("{}: {e}", file.display()))?;
-    let mut record =
-        records::read(&job.bytes, job.format).map_err(|e| format!("{}: {e}", file.display()))?;
+    let mut record = job.record.clone();
     record.move_comments = review.moves.iter().map(|m| Some(comment(m))).collect();
     let path = output_path(file, out);
     fileio::write_atomic(&path, &records::write(&record, job.format))
