@@ -403,3 +403,65 @@ fn time_odds_give_each_engine_its_own_time() {
     let text = encoding_rs::SHIFT_JIS.decode(&kif).0;
     assert!(text.contains("fast 0.03s/move, slow 0.15s/move"), "{text}");
 }
+
+#[test]
+fn clock_matches_keep_each_clock_and_report_what_is_left() {
+    // Sudden death with an increment, then byoyomi alone: the engine spends its clock and
+    // never flags, and the summary says how much of each clock was left.
+    let ours = format!("'{ENGINE}' usi");
+    for (name, control) in [
+        ("clock-increment", &["--tc", "1+0.05"][..]),
+        ("clock-byoyomi", &["--byoyomi", "0.05"][..]),
+    ] {
+        let dir = out_dir(name);
+        let mut args = vec![
+            "--engine",
+            &ours,
+            "--engine",
+            &ours,
+            "--games",
+            "2",
+            "--max-plies",
+            "24",
+            "--out",
+            dir.to_str().unwrap(),
+            "--quiet",
+        ];
+        args.extend_from_slice(control);
+        let output = run_match(&args);
+        assert!(
+            output.status.success(),
+            "{}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+        let s = summary(&dir);
+        let terminations = s["terminations"].as_object().unwrap();
+        assert!(!terminations.contains_key("time forfeit"), "{s}");
+        let report = String::from_utf8_lossy(&output.stdout);
+        for engine in 0..2 {
+            let clock = &s["clock_left"][engine];
+            assert_eq!(clock["games"], 2, "{name}: {clock}");
+            let left = clock["total_left_ms"].as_f64().unwrap();
+            let given = clock["total_given_ms"].as_f64().unwrap();
+            if name == "clock-increment" {
+                // 1 s and 50 ms a move: some of it spent, none of it overdrawn.
+                assert!(given > 2000.0 && left > 0.0 && left < given, "{clock}");
+                let mean = s["move_times"][engine]["total_ms"].as_f64().unwrap()
+                    / s["move_times"][engine]["moves"].as_f64().unwrap();
+                assert!(mean > 10.0, "{name}: {mean} ms a move");
+            } else {
+                // Byoyomi alone: no main time to leave, each period used in full.
+                assert_eq!((left, given), (0.0, 0.0), "{clock}");
+                let mean = s["move_times"][engine]["total_ms"].as_f64().unwrap()
+                    / s["move_times"][engine]["moves"].as_f64().unwrap();
+                assert!(mean > 30.0 && mean < 150.0, "{name}: {mean} ms a move");
+            }
+        }
+        // Byoyomi alone gives no main time to leave: the line is left out.
+        assert_eq!(
+            report.contains("Clock left at the end: "),
+            name == "clock-increment",
+            "{report}"
+        );
+    }
+}

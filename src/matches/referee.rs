@@ -101,8 +101,19 @@ pub struct GameRecord {
     pub moves: Vec<Move>,
     /// Thinking time of each of `moves`.
     pub times: Vec<Duration>,
+    /// By colour: for a side on a clock, its main time left when the game ended and the main
+    /// time it was given in all (base and increments); `None` at a fixed time a move.
+    pub clock_left: [Option<ClockLeft>; 2],
     pub outcome: Outcome,
     pub termination: Termination,
+}
+
+/// A clock at the end of a game: what was left of the main time, of what was given.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ClockLeft {
+    pub left: Duration,
+    /// The base time and every increment received.
+    pub given: Duration,
 }
 
 impl GameRecord {
@@ -192,6 +203,8 @@ impl EngineSlot {
 struct Clocks {
     controls: [TimeControl; 2],
     remaining: [Duration; 2],
+    /// Main time given so far: the base and the increments.
+    given: [Duration; 2],
 }
 
 impl Clocks {
@@ -202,8 +215,20 @@ impl Clocks {
         };
         Clocks {
             remaining: controls.each_ref().map(base),
+            given: controls.each_ref().map(base),
             controls,
         }
+    }
+
+    /// Each side's clock as it stands (`None` for a side at a fixed time a move).
+    fn left(&self) -> [Option<ClockLeft>; 2] {
+        Color::ALL.map(|side| match self.control(side) {
+            TimeControl::MoveTime(_) => None,
+            TimeControl::Clock { .. } => Some(ClockLeft {
+                left: self.remaining[side.index()],
+                given: self.given[side.index()],
+            }),
+        })
     }
 
     fn control(&self, side: Color) -> &TimeControl {
@@ -251,6 +276,7 @@ impl Clocks {
         if let TimeControl::Clock { increment, .. } = self.controls[side.index()] {
             let clock = &mut self.remaining[side.index()];
             *clock = clock.saturating_sub(elapsed) + increment;
+            self.given[side.index()] += increment;
         }
     }
 }
@@ -267,6 +293,7 @@ pub fn play_game(
         names,
         moves: Vec::new(),
         times: Vec::new(),
+        clock_left: [None; 2],
         outcome: Outcome::Draw,
         termination: Termination::Rules(EndReason::MaxPlies),
     };
@@ -317,6 +344,7 @@ pub fn play_game(
             }
         }
     }
+    record.clock_left = clocks.left();
     finish(record, &mut engines)
 }
 

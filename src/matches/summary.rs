@@ -7,7 +7,7 @@ use std::fmt::Write as _;
 use serde::Serialize;
 
 use super::MatchConfig;
-use super::referee::{GameRecord, Outcome};
+use super::referee::{ClockLeft, GameRecord, Outcome};
 use super::stats::{EloEstimate, Pentanomial, Sprt, SprtDecision};
 use crate::shogi::Color;
 use crate::usi_client::EngineSpec;
@@ -71,7 +71,42 @@ pub struct MatchSummary {
     pub terminations: BTreeMap<String, u64>,
     /// Thinking time of each engine's moves (opening moves excluded): engine 1, engine 2.
     pub move_times: [MoveTimes; 2],
+    /// Main time left on each engine's clock when its games ended (clock games only):
+    /// engine 1, engine 2.
+    pub clock_left: [ClocksLeft; 2],
     pub game_list: Vec<GameSummary>,
+}
+
+/// The main time an engine left on its clock, over the games it played on one.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]
+pub struct ClocksLeft {
+    pub games: u64,
+    /// Sum over the games of the main time left, in milliseconds.
+    pub total_left_ms: f64,
+    /// Sum over the games of the main time given (base and increments), in milliseconds.
+    pub total_given_ms: f64,
+    /// The least left at the end of a game, in milliseconds.
+    pub min_left_ms: Option<f64>,
+}
+
+impl ClocksLeft {
+    pub fn add(&mut self, clock: ClockLeft) {
+        let left = clock.left.as_secs_f64() * 1000.0;
+        self.games += 1;
+        self.total_left_ms += left;
+        self.total_given_ms += clock.given.as_secs_f64() * 1000.0;
+        self.min_left_ms = Some(self.min_left_ms.map_or(left, |m: f64| m.min(left)));
+    }
+
+    /// Mean milliseconds left at the end of a game; `None` before the first clock game.
+    pub fn mean_left_ms(&self) -> Option<f64> {
+        (self.games > 0).then(|| self.total_left_ms / self.games as f64)
+    }
+
+    /// The share of the main time given that was left unused, in percent.
+    pub fn unused_percent(&self) -> Option<f64> {
+        (self.total_given_ms > 0.0).then(|| 100.0 * self.total_left_ms / self.total_given_ms)
+    }
 }
 
 /// Thinking time over the moves an engine played in a match.
@@ -123,6 +158,7 @@ impl MatchSummary {
             }),
             terminations: BTreeMap::new(),
             move_times: [MoveTimes::default(); 2],
+            clock_left: [ClocksLeft::default(); 2],
             game_list: Vec::new(),
         }
     }
@@ -223,6 +259,23 @@ impl MatchSummary {
         if !times.is_empty() {
             let _ = writeln!(s, "Time a move: {}", times.join(", "));
         }
+        let clocks: Vec<String> = self
+            .clock_left
+            .iter()
+            .zip(&self.names)
+            .filter_map(|(c, name)| {
+                // Byoyomi alone gives no main time to leave.
+                let unused = c.unused_percent()?;
+                Some(format!(
+                    "{name} {:.0} ms (min {:.0}; {unused:.1}% of the main time given unused)",
+                    c.mean_left_ms().unwrap_or(0.0),
+                    c.min_left_ms.unwrap_or(0.0),
+                ))
+            })
+            .collect();
+        if !clocks.is_empty() {
+            let _ = writeln!(s, "Clock left at the end: {}", clocks.join(", "));
+        }
         s
     }
 }
@@ -280,6 +333,12 @@ pub(super) fn record_game(
         let engine = usize::from((mover == Color::Sente) == (finished.leg == 1));
         summary.move_times[engine].add(time);
         mover = !mover;
+    }
+    for side in Color::ALL {
+        if let Some(clock) = record.clock_left[side.index()] {
+            let engine = usize::from((side == Color::Sente) == (finished.leg == 1));
+            summary.clock_left[engine].add(clock);
+        }
     }
     summary.game_list.push(GameSummary {
         number: 2 * finished.pair + finished.leg + 1,
