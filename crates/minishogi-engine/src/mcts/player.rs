@@ -23,6 +23,11 @@ use crate::search::{
 };
 use crate::shogi::{Game, Move, Position};
 
+/// A tree kept for the next search (tree reuse) holds at most this share of the pool, so that
+/// the search has room to grow: kept whole, at the default `USI_Hash` and a second a move, the
+/// pool was full from the second search on.
+const KEPT_SHARE: usize = 4;
+
 /// A Monte Carlo tree search player.
 pub struct Mcts {
     mode: Mode,
@@ -79,7 +84,8 @@ impl Mcts {
         let last = self.last_root.take();
         match last.and_then(|last| self.reusable_node(&last, game, limits)) {
             Some(node) => {
-                self.tree.keep_subtree(node);
+                let room = self.tree.capacity() / KEPT_SHARE;
+                self.tree.keep_subtree(node, room);
                 self.tree[ROOT].visits
             }
             None => {

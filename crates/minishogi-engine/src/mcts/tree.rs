@@ -192,22 +192,47 @@ impl Tree {
 impl Tree {
     /// Keeps only the subtree under node `root` (expanded, not the root), which becomes the
     /// root: the next search starts with what this one learnt below the moves since played.
+    /// At most `max_nodes` are kept: past that, only the nodes of the most visits keep their
+    /// children (a node has at least its children's visits, so those form a tree from the
+    /// root); the others keep their statistics and grow again when next visited. So does a
+    /// node left without children when the pool was full. The next search then has room to
+    /// grow, where a pool kept whole would start full.
     ///
     /// In place, in one pass: children always lie after their parent in the pool, so the
     /// kept nodes, moved to the front in their order, only ever move down, and a node's
     /// children stay next to each other. The marks and their running counts take about 1/170
     /// of the pool's memory for the time of the call.
-    pub fn keep_subtree(&mut self, root: usize) {
+    pub fn keep_subtree(&mut self, root: usize, max_nodes: usize) {
         let len = self.nodes.len();
         let words = len.div_ceil(64);
         let mut kept = vec![0u64; words];
         let is_kept = |kept: &[u64], i: usize| kept[i / 64] >> (i % 64) & 1 == 1;
+        let min_visits = self.visits_to_keep_children(root, max_nodes.max(1));
         kept[root / 64] |= 1 << (root % 64);
         for i in root..len {
-            if is_kept(&kept, i) {
-                for child in self.nodes[i].children() {
-                    kept[child / 64] |= 1 << (child % 64);
-                }
+            if !is_kept(&kept, i) {
+                continue;
+            }
+            let node = &mut self.nodes[i];
+            if node.growth == Growth::Leaf && node.proof == Proof::Unknown {
+                // Left without children by a full pool: it may grow now.
+                node.growth = Growth::Fresh;
+            }
+            if node.child_count == 0 {
+                continue;
+            }
+            if node.visits < min_visits {
+                node.child_count = 0;
+                node.first_child = 0;
+                node.growth = if node.proof == Proof::Unknown {
+                    Growth::Fresh
+                } else {
+                    Growth::Leaf
+                };
+                continue;
+            }
+            for child in self.nodes[i].children() {
+                kept[child / 64] |= 1 << (child % 64);
             }
         }
         // Kept nodes before each word: a node's new index is the kept nodes before it.
@@ -235,6 +260,46 @@ impl Tree {
         let new_root = &mut self.nodes[ROOT];
         new_root.mv = Move::NULL;
         new_root.prior = 1.0;
+    }
+
+    /// The fewest visits a node of the subtree under `root` needs to keep its children so that
+    /// at most `max_nodes` are kept (0: the whole subtree fits).
+    fn visits_to_keep_children(&self, root: usize, max_nodes: usize) -> u32 {
+        // The expanded nodes of the subtree, with their visits and children.
+        let mut expanded = Vec::new();
+        let mut stack = vec![root];
+        let mut total = 1;
+        while let Some(i) = stack.pop() {
+            let node = &self.nodes[i];
+            if node.child_count > 0 {
+                expanded.push((node.visits, node.child_count as usize));
+                total += node.child_count as usize;
+                stack.extend(node.children());
+            }
+        }
+        if total <= max_nodes {
+            return 0;
+        }
+        // Most visited first; a group of equal visits is kept whole or not at all.
+        expanded.sort_unstable_by_key(|e| std::cmp::Reverse(e.0));
+        let mut kept = 1;
+        let mut threshold = u32::MAX;
+        let mut i = 0;
+        while i < expanded.len() {
+            let visits = expanded[i].0;
+            let group: usize = expanded[i..]
+                .iter()
+                .take_while(|e| e.0 == visits)
+                .map(|e| e.1)
+                .sum();
+            if kept + group > max_nodes {
+                break;
+            }
+            kept += group;
+            threshold = visits;
+            i += expanded[i..].iter().take_while(|e| e.0 == visits).count();
+        }
+        threshold
     }
 }
 
@@ -290,7 +355,7 @@ mod tests {
         for i in 0..tree.len() {
             tree[i].visits = 100 + i as u32;
         }
-        tree.keep_subtree(2);
+        tree.keep_subtree(2, tree.capacity());
         assert_eq!(tree.len(), 1 + 2 + 3);
         assert_eq!(tree[ROOT].visits, 102);
         let children: Vec<_> = tree[ROOT].children().map(|c| tree[c].mv).collect();
@@ -301,5 +366,66 @@ mod tests {
         assert_eq!(grandchildren, [mv(221), mv(222), mv(223)]);
         assert_eq!(tree[tree[second].first_child as usize].visits, 107);
         assert!(tree.expand(ROOT + 1, &[mv(7)], &[1.0]), "room again");
+    }
+
+    #[test]
+    fn a_kept_subtree_too_big_keeps_the_most_visited_branches() {
+        // Root with 3 children, each expanded: child 1 (visits 50) with 4 children, child 2
+        // (visits 30) with 3, child 3 (visits 10) with 2, one of which (visits 6) with 2 more.
+        let mut tree = Tree::new(1);
+        tree.reset();
+        let mv = |n: u16| Move::from_raw(n);
+        assert!(tree.expand(ROOT, &[mv(1), mv(2), mv(3)], &[0.5, 0.3, 0.2]));
+        assert!(tree.expand(1, &[mv(11), mv(12), mv(13), mv(14)], &[0.25; 4]));
+        assert!(tree.expand(2, &[mv(21), mv(22), mv(23)], &[0.3; 3]));
+        assert!(tree.expand(3, &[mv(31), mv(32)], &[0.5; 2]));
+        let deep = tree[3].first_child as usize;
+        assert!(tree.expand(deep, &[mv(311), mv(312)], &[0.5; 2]));
+        for (node, visits) in [(ROOT, 91), (1, 50), (2, 30), (3, 10), (deep, 6)] {
+            tree[node].visits = visits;
+        }
+        tree[deep + 1].visits = 3;
+        // A leaf left without children by a full pool.
+        let full = tree[1].first_child as usize;
+        tree[full].growth = Growth::Leaf;
+        tree[full].visits = 2;
+        // Room for 1 + 3 + 4 + 3 = 11 nodes: the root's, child 1's and child 2's children.
+        tree.keep_subtree(ROOT, 12);
+        assert_eq!(tree.len(), 11);
+        assert_eq!(tree[ROOT].visits, 91);
+        let children: Vec<_> = tree[ROOT].children().collect();
+        assert_eq!(tree[children[0]].child_count, 4);
+        assert_eq!(tree[children[1]].child_count, 3);
+        // Child 3 keeps its statistics and grows again when next visited.
+        let third = &tree[children[2]];
+        assert_eq!(
+            (third.mv, third.visits, third.child_count, third.growth),
+            (mv(3), 10, 0, Growth::Fresh)
+        );
+        // The leaf of the full pool may grow again.
+        let first_grandchild = tree[children[0]].first_child as usize;
+        assert_eq!(tree[first_grandchild].growth, Growth::Fresh);
+        assert_eq!(tree[first_grandchild].visits, 2);
+        // A node proven keeps its proof when its children go.
+        let mut tree2 = Tree::new(1);
+        tree2.reset();
+        assert!(tree2.expand(ROOT, &[mv(1), mv(2)], &[0.5; 2]));
+        assert!(tree2.expand(1, &[mv(11)], &[1.0]));
+        tree2[ROOT].visits = 5;
+        tree2[1].visits = 1;
+        tree2[1].proof = Proof::Win;
+        tree2.keep_subtree(ROOT, 3);
+        assert_eq!(tree2.len(), 3);
+        assert_eq!(
+            (tree2[1].growth, tree2[1].proof),
+            (Growth::Leaf, Proof::Win)
+        );
+        // Everything fits: nothing is cut.
+        let mut tree3 = Tree::new(1);
+        tree3.reset();
+        assert!(tree3.expand(ROOT, &[mv(1), mv(2)], &[0.5; 2]));
+        assert!(tree3.expand(1, &[mv(11)], &[1.0]));
+        tree3.keep_subtree(ROOT, 4);
+        assert_eq!(tree3.len(), 4);
     }
 }
