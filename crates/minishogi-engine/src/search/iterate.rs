@@ -10,6 +10,7 @@ use std::time::Duration;
 use super::ordering::is_quiet;
 use super::params::SearchParams;
 use super::score::*;
+use super::shared::ThreadBest;
 use super::threads::skip_depth;
 use super::worker::{Worker, store_result};
 use super::{ScoreBound, SearchEvent, SearchInfo};
@@ -56,6 +57,13 @@ impl Worker<'_> {
             }
             self.completed_depth = depth;
             if self.id != 0 {
+                let best = &self.root_moves[0];
+                *self.shared.best[self.id].lock().expect("thread best") = Some(ThreadBest {
+                    mv: best.mv,
+                    score: best.score,
+                    depth,
+                    pv: best.pv.clone(),
+                });
                 continue;
             }
             if self.shared.skill.is_some() {

@@ -2,6 +2,7 @@
 //! counts. Its own module, below both the threads (`threads.rs`, which build it) and the
 //! workers (`worker.rs`, which read it), so that neither names the other back.
 
+use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 
 use super::params::SearchParams;
@@ -26,9 +27,21 @@ pub(super) struct Shared<'a> {
     pub(super) abort: AtomicBool,
     /// Per-thread node counts, published at each poll.
     pub(super) nodes: Vec<AtomicU64>,
+    /// Each thread's best root move after its last completed iteration (published by the
+    /// helpers as they go, so that the main thread never waits for them to vote).
+    pub(super) best: Vec<Mutex<Option<ThreadBest>>>,
     pub(super) root: &'a Position,
     pub(super) root_moves: Vec<Move>,
     pub(super) history: &'a [HistoryEntry],
+}
+
+/// A thread's best root move after an iteration it completed, for the vote.
+#[derive(Clone, Debug)]
+pub(super) struct ThreadBest {
+    pub(super) mv: Move,
+    pub(super) score: i32,
+    pub(super) depth: i32,
+    pub(super) pv: Vec<Move>,
 }
 
 impl Shared<'_> {

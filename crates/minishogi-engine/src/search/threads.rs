@@ -5,20 +5,22 @@
 //! ([`skip_depth`]) so that they spread over different iterations. When the main worker stops,
 //! the helpers are told to stop, and the result is the main worker's: its best move (below full
 //! strength, the level's choice among the MultiPV candidates, see `skill`) and the reply
-//! expected ([`main_result`]), sent once USI allows ([`wait_for_release`]).
+//! expected ([`main_result`]), sent once USI allows ([`wait_for_release`]). At full strength
+//! with one line the threads vote instead ([`vote`]): a helper that got deeper may answer,
+//! from the iterations it has published (the main thread never waits for a helper).
 
-use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
+use std::sync::{Arc, Mutex};
 
 use crate::platform::Instant;
 
 use super::heuristics::Heuristics;
-use super::score::{mated_in, to_public};
-use super::shared::Shared;
+use super::score::{RULE_WIN_IN_MAX_PLY, is_decided, mated_in, to_public};
+use super::shared::{Shared, ThreadBest};
 use super::time::{TimeKeeper, budget};
 use super::tt::TranspositionTable;
 use super::worker::{RootMove, Worker};
-use super::{Limits, SearchControl, SearchEvent, SearchOptions, SearchResult};
+use super::{Limits, ScoreBound, SearchControl, SearchEvent, SearchOptions, SearchResult};
 use crate::eval::Evaluator;
 use crate::shogi::game::HistoryEntry;
 use crate::shogi::{Move, Position};
@@ -105,6 +107,7 @@ pub(super) fn run(job: Job<'_>, on_info: &mut dyn FnMut(&SearchEvent)) -> (Searc
         nodes: (0..thread_memory.len())
             .map(|_| AtomicU64::new(0))
             .collect(),
+        best: (0..thread_memory.len()).map(|_| Mutex::new(None)).collect(),
         root: pos,
         root_moves,
         history,
@@ -138,12 +141,44 @@ pub(super) fn run(job: Job<'_>, on_info: &mut dyn FnMut(&SearchEvent)) -> (Searc
         worker.iterate();
         shared.abort.store(true, Relaxed);
         shared.nodes[0].store(worker.nodes, Relaxed);
-        let result = main_result(
-            shared,
-            &worker.root_moves,
-            &worker.skill_candidates,
-            worker.completed_depth,
-        );
+        // (Not for `go depth`: an analysis to a depth shows the main thread's line at it.)
+        let voting = shared.skill.is_none()
+            && shared.multipv == 1
+            && limits.depth.is_none()
+            && !helpers.is_empty()
+            && worker.completed_depth > 0;
+        let result = if voting {
+            let main = &worker.root_moves[0];
+            let mut threads = vec![ThreadBest {
+                mv: main.mv,
+                score: main.score,
+                depth: worker.completed_depth,
+                pv: main.pv.clone(),
+            }];
+            threads.extend(
+                shared.best[1..]
+                    .iter()
+                    .filter_map(|slot| slot.lock().expect("thread best").clone()),
+            );
+            let chosen = threads.swap_remove(vote(&threads));
+            if chosen.mv != worker.root_moves[0].mv {
+                // A helper's move is played: its line is the one shown.
+                let rm = &mut worker.root_moves[0];
+                rm.mv = chosen.mv;
+                rm.score = chosen.score;
+                rm.seldepth = chosen.depth as usize;
+                rm.pv.clone_from(&chosen.pv);
+                worker.report(chosen.depth, 1, ScoreBound::Exact);
+            }
+            answer(shared, &worker.root_moves[0], chosen.depth)
+        } else {
+            main_result(
+                shared,
+                &worker.root_moves,
+                &worker.skill_candidates,
+                worker.completed_depth,
+            )
+        };
         control.wait_for_release(limits.infinite);
         // The answer goes out now; the helpers, told to stop, are only waited for after it.
         if let Some(report) = worker.reporter.as_mut() {
@@ -167,9 +202,42 @@ pub(super) fn run(job: Job<'_>, on_info: &mut dyn FnMut(&SearchEvent)) -> (Searc
     )
 }
 
+/// Weight added to every thread's score over the lowest before it multiplies the thread's
+/// depth, so that the thread of the lowest score still votes (Stockfish's 14 at its scale).
+const VOTE_OFFSET: i64 = 7;
+
+/// The thread whose move is played (Stockfish's vote): each thread votes for its move with
+/// (score − the lowest score + offset) × depth; the move of the most votes wins, the main
+/// thread's (first) on a tie. A proven win is taken over any evaluation, the fastest among
+/// wins, and a proven loss is played only when every thread loses (then the slowest).
+fn vote(threads: &[ThreadBest]) -> usize {
+    let min_score = threads.iter().map(|t| t.score).min().unwrap_or(0);
+    let votes = |mv: Move| -> i64 {
+        threads
+            .iter()
+            .filter(|t| t.mv == mv)
+            .map(|t| (i64::from(t.score) - i64::from(min_score) + VOTE_OFFSET) * i64::from(t.depth))
+            .sum()
+    };
+    let mut best = 0;
+    for (i, thread) in threads.iter().enumerate().skip(1) {
+        let best_score = threads[best].score;
+        let better = if is_decided(best_score) {
+            thread.score > best_score
+        } else {
+            thread.score >= RULE_WIN_IN_MAX_PLY
+                || (!is_decided(thread.score) && votes(thread.mv) > votes(threads[best].mv))
+        };
+        if better {
+            best = i;
+        }
+    }
+    best
+}
+
 /// The search's answer from the main thread's root moves: the best move (below full strength,
-/// the level's choice among the candidates of the last completed iteration), the reply
-/// expected (from the principal variation, else the table).
+/// the level's choice among the candidates of the last completed iteration) and the reply
+/// expected ([`answer`]).
 fn main_result(
     shared: &Shared,
     root_moves: &[RootMove],
@@ -188,6 +256,12 @@ fn main_result(
         }
         _ => &root_moves[0],
     };
+    answer(shared, best, depth)
+}
+
+/// The answer for the root move `best` found at `depth`: the reply expected from its
+/// principal variation, else the table.
+fn answer(shared: &Shared, best: &RootMove, depth: i32) -> SearchResult {
     let ponder = best.pv.get(1).copied().or_else(|| {
         let after = shared.root.after(best.mv);
         shared
@@ -211,4 +285,55 @@ pub(super) fn skip_depth(id: usize, depth: i32) -> bool {
     const PHASE: [i32; 20] = [0, 1, 0, 1, 2, 3, 0, 1, 2, 3, 4, 5, 0, 1, 2, 3, 4, 5, 6, 7];
     let i = (id - 1) % 20;
     ((depth + PHASE[i]) / SIZE[i]) % 2 == 1
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::search::score::mate_in;
+
+    fn thread(mv: u16, score: i32, depth: i32) -> ThreadBest {
+        let mv = Move::from_raw(mv);
+        ThreadBest {
+            mv,
+            score,
+            depth,
+            pv: vec![mv],
+        }
+    }
+
+    #[test]
+    fn the_threads_vote_by_score_and_depth() {
+        // Alone, or agreeing: the main thread.
+        assert_eq!(vote(&[thread(1, 30, 10)]), 0);
+        assert_eq!(vote(&[thread(1, 30, 10), thread(1, 90, 12)]), 0);
+        // A helper deeper with a better score outvotes the main thread...
+        assert_eq!(vote(&[thread(1, 30, 10), thread(2, 50, 12)]), 1);
+        // ...but not with a worse one, nor at the same score and depth (a tie stays main's).
+        assert_eq!(vote(&[thread(1, 30, 10), thread(2, 20, 12)]), 0);
+        assert_eq!(vote(&[thread(1, 30, 10), thread(2, 30, 10)]), 0);
+        // Two helpers on one move outvote the main thread.
+        assert_eq!(
+            vote(&[thread(1, 30, 10), thread(2, 28, 10), thread(2, 28, 10)]),
+            1
+        );
+    }
+
+    #[test]
+    fn a_proven_win_is_taken_and_a_proven_loss_avoided() {
+        // A mate found by a helper beats any evaluation; the fastest mate among wins.
+        assert_eq!(vote(&[thread(1, 300, 14), thread(2, mate_in(5), 6)]), 1);
+        assert_eq!(
+            vote(&[thread(1, mate_in(7), 14), thread(2, mate_in(3), 6)]),
+            1
+        );
+        assert_eq!(
+            vote(&[thread(1, mate_in(3), 6), thread(2, mate_in(7), 14)]),
+            0
+        );
+        // A helper that sees its move lose is not followed...
+        assert_eq!(vote(&[thread(1, -200, 10), thread(2, mated_in(4), 14)]), 0);
+        // ...and a lost main thread takes any helper that holds out longer.
+        assert_eq!(vote(&[thread(1, mated_in(4), 10), thread(2, -500, 8)]), 1);
+    }
 }
