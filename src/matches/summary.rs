@@ -325,19 +325,18 @@ pub(super) fn record_game(
         .or_default() += 1;
     // Engine 1 is sente in leg 0; the engines' moves start with the side to move after the
     // opening moves.
+    let engine_of = |side: Color| usize::from((side == Color::Sente) == (finished.leg == 1));
     let mut mover = record.opening.start.side_to_move();
     if record.opening.moves.len() % 2 == 1 {
         mover = !mover;
     }
     for &time in &record.times {
-        let engine = usize::from((mover == Color::Sente) == (finished.leg == 1));
-        summary.move_times[engine].add(time);
+        summary.move_times[engine_of(mover)].add(time);
         mover = !mover;
     }
     for side in Color::ALL {
         if let Some(clock) = record.clock_left[side.index()] {
-            let engine = usize::from((side == Color::Sente) == (finished.leg == 1));
-            summary.clock_left[engine].add(clock);
+            summary.clock_left[engine_of(side)].add(clock);
         }
     }
     summary.game_list.push(GameSummary {

@@ -265,6 +265,10 @@ impl Tree {
     /// The fewest visits a node of the subtree under `root` needs to keep its children so that
     /// at most `max_nodes` are kept (0: the whole subtree fits).
     fn visits_to_keep_children(&self, root: usize, max_nodes: usize) -> u32 {
+        // The subtree lies at `root` and after it: when all of that fits, so does the subtree.
+        if self.nodes.len() - root <= max_nodes {
+            return 0;
+        }
         // The expanded nodes of the subtree, with their visits and children.
         let mut expanded = Vec::new();
         let mut stack = vec![root];

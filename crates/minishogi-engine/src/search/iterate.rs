@@ -57,13 +57,7 @@ impl Worker<'_> {
             }
             self.completed_depth = depth;
             if self.id != 0 {
-                let best = &self.root_moves[0];
-                *self.shared.best[self.id].lock().expect("thread best") = Some(ThreadBest {
-                    mv: best.mv,
-                    score: best.score,
-                    depth,
-                    pv: best.pv.clone(),
-                });
+                *self.shared.best[self.id].lock().expect("thread best") = Some(self.thread_best());
                 continue;
             }
             if self.shared.skill.is_some() {
@@ -89,6 +83,17 @@ impl Worker<'_> {
         {
             // An interrupted iteration found a better move: say so before bestmove.
             self.report(self.completed_depth, 1, ScoreBound::Exact);
+        }
+    }
+
+    /// This thread's best root move at its last completed depth, for the vote.
+    pub(super) fn thread_best(&self) -> ThreadBest {
+        let best = &self.root_moves[0];
+        ThreadBest {
+            mv: best.mv,
+            score: best.score,
+            depth: self.completed_depth,
+            pv: best.pv.clone(),
         }
     }
 

@@ -27,8 +27,9 @@ pub(super) struct Shared<'a> {
     pub(super) abort: AtomicBool,
     /// Per-thread node counts, published at each poll.
     pub(super) nodes: Vec<AtomicU64>,
-    /// Each thread's best root move after its last completed iteration (published by the
-    /// helpers as they go, so that the main thread never waits for them to vote).
+    /// Each helper's best root move after its last completed iteration, by thread id (0, the
+    /// main thread's, stays empty): published as they go, so that the main thread never waits
+    /// for them to vote.
     pub(super) best: Vec<Mutex<Option<ThreadBest>>>,
     pub(super) root: &'a Position,
     pub(super) root_moves: Vec<Move>,

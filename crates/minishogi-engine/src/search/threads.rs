@@ -148,13 +148,7 @@ pub(super) fn run(job: Job<'_>, on_info: &mut dyn FnMut(&SearchEvent)) -> (Searc
             && !helpers.is_empty()
             && worker.completed_depth > 0;
         let result = if voting {
-            let main = &worker.root_moves[0];
-            let mut threads = vec![ThreadBest {
-                mv: main.mv,
-                score: main.score,
-                depth: worker.completed_depth,
-                pv: main.pv.clone(),
-            }];
+            let mut threads = vec![worker.thread_best()];
             threads.extend(
                 shared.best[1..]
                     .iter()
