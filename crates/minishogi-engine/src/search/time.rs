@@ -15,7 +15,11 @@ pub const SAFETY_MARGIN: Duration = Duration::from_millis(10);
 /// Shortest budget ever set, so that at least a shallow search completes.
 const MIN_THINK: Duration = Duration::from_millis(1);
 /// Expected number of our own moves still to play, for spreading the main time.
-const MOVES_TO_GO: u32 = 25;
+const MOVES_TO_GO: u32 = 20;
+/// Share of the aim that must have passed for an iteration to be the last: the next one takes
+/// roughly as long as all before it together, so stopping past this share ends, on average,
+/// near the aim.
+const LAST_ITERATION_SHARE: f64 = 0.6;
 
 /// The time allowed for one move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -75,7 +79,9 @@ fn clock_budget(clock: &ClockLimits, move_overhead: Duration) -> TimeBudget {
             .max(share * 2)
             .min(clock.remaining * 3 / 4)
     };
-    let optimum = share + clock.increment * 3 / 4 + clock.byoyomi;
+    // The increment comes back with every move: spent in full, the clock neither grows nor
+    // shrinks from it.
+    let optimum = share + clock.increment + clock.byoyomi;
     let maximum = main_maximum + clock.increment + clock.byoyomi;
     let maximum = maximum.saturating_sub(reserve).min(hard).max(MIN_THINK);
     TimeBudget {
@@ -139,13 +145,12 @@ impl TimeKeeper {
         if !self.counting(control) || b.use_all {
             return false;
         }
-        // The next iteration takes roughly twice the time of all before it: do not start one
-        // that would run far past the aim.
+        // Do not start an iteration that would run far past the aim.
         let aim = b
             .optimum
             .mul_f64(instability.clamp(0.5, 2.5))
             .min(b.maximum);
-        self.used() >= aim.mul_f64(0.5)
+        self.used() >= aim.mul_f64(LAST_ITERATION_SHARE)
     }
 }
 
@@ -190,22 +195,22 @@ mod tests {
 
     #[test]
     fn sudden_death_spreads_main_time() {
-        // 60 s, no increment: aim 60/25 = 2.4 s less reserve, hard limit 15 s less reserve.
+        // 60 s, no increment: aim 60/20 = 3 s less reserve, hard limit 15 s less reserve.
         let b = budget(&clock(60_000, 0, 0), ms(50)).unwrap();
-        assert_eq!(b.optimum, ms(2400 - 60));
+        assert_eq!(b.optimum, ms(3000 - 60));
         assert_eq!(b.maximum, ms(15_000 - 60));
         assert!(!b.use_all);
     }
 
     #[test]
     fn increment_and_byoyomi_add_to_the_budget() {
-        // 10 s + 1 s increment: 400 + 750 = 1150 ms aim, 2500 + 1000 ms max, less 60 ms.
+        // 10 s + 1 s increment: 500 + 1000 = 1500 ms aim, 2500 + 1000 ms max, less 60 ms.
         let b = budget(&clock(10_000, 1000, 0), ms(50)).unwrap();
-        assert_eq!(b.optimum, ms(1150 - 60));
+        assert_eq!(b.optimum, ms(1500 - 60));
         assert_eq!(b.maximum, ms(3500 - 60));
-        // 10 s main time and 10 s byoyomi: 400 + 10000 aim, capped by 2500 + 10000 max.
+        // 10 s main time and 10 s byoyomi: 500 + 10000 aim, capped by 2500 + 10000 max.
         let b = budget(&clock(10_000, 0, 10_000), ms(50)).unwrap();
-        assert_eq!(b.optimum, ms(10_400 - 60));
+        assert_eq!(b.optimum, ms(10_500 - 60));
         assert_eq!(b.maximum, ms(12_500 - 60));
     }
 
