@@ -1439,14 +1439,15 @@ pub async fn edit_a_position(c: &Client, shots: &Shots) {
         "{problem}"
     );
     click(c, "[data-edit-square=\"4a\"]").await;
-    // Two golds in sente's hand; sente to move.
+    // Two golds in sente's hand; sente to move. Each change is checked by the core in
+    // turn, so the wait is for the last of them (the side) to be seen in the SFEN.
     set_value(c, "[data-edit-hand=\"sente-G\"]", "2").await;
     click(c, "input[name=edit-side][value=sente]").await;
     let sfen = wait_js(
         c,
         "the position checked",
         "const d = document.getElementById('editor-dialog').dataset; const s = document.getElementById('edit-sfen').value;
-         return d.valid === 'true' && s.includes(' 2G') ? s : null",
+         return d.valid === 'true' && s.includes(' b 2G') ? s : null",
     )
     .await;
     let sfen = sfen.as_str().unwrap_or_default().to_string();
