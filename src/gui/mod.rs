@@ -52,6 +52,7 @@ fn engine_specs(args: &GuiArgs) -> Result<Vec<EngineSpec>, String> {
         options: Vec::new(),
         go_limits: Vec::new(),
         movetime_go: false,
+        swap_clocks: false,
         time_control: None,
     }];
     for text in &args.engines {
@@ -68,6 +69,7 @@ fn engine_specs(args: &GuiArgs) -> Result<Vec<EngineSpec>, String> {
             options: Vec::new(),
             go_limits: Vec::new(),
             movetime_go: false,
+            swap_clocks: false,
             time_control: None,
         });
     }

@@ -34,6 +34,7 @@ const OPTION: &str = "engine_option";
 const NAME: &str = "engine_name";
 const LIMIT: &str = "engine_limit";
 const TIME: &str = "engine_time";
+const CLOCKS: &str = "engine_clocks";
 const MOVETIME: &str = "engine_movetime";
 const TC: &str = "engine_tc";
 const BYOYOMI: &str = "engine_byoyomi";
@@ -75,6 +76,17 @@ impl Args for EngineArgs {
                     "How a fixed time a move is sent to the engine named before it: `byoyomi` \
                      (USI's `go btime 0 wtime 0 byoyomi N`, the default) or `movetime` \
                      (`go movetime N`; Fairy-Stockfish needs it, it spends a fifth of a byoyomi)",
+                ),
+        )
+        .arg(
+            Arg::new(CLOCKS)
+                .long("engine-clocks")
+                .value_name("usi|swapped")
+                .action(ArgAction::Append)
+                .help(
+                    "How the clocks are sent to the engine named before it: `usi` (btime is \
+                     sente's, the default) or `swapped` (sente's clock as wtime: Debian's \
+                     Fairy-Stockfish 11.1 reads them the wrong way round)",
                 ),
         )
         .arg(
@@ -152,6 +164,7 @@ impl FromArgMatches for EngineArgs {
                 options: Vec::new(),
                 go_limits: Vec::new(),
                 movetime_go: false,
+                swap_clocks: false,
                 time_control: None,
             })
             .collect();
@@ -192,6 +205,18 @@ impl FromArgMatches for EngineArgs {
                 _ => {
                     return Err(invalid(format!(
                         "--engine-time '{text}' is not byoyomi or movetime"
+                    )));
+                }
+            };
+        }
+        for (index, text) in indexed(matches, CLOCKS) {
+            let spec = &mut specs[owner(index, "engine-clocks")?];
+            spec.swap_clocks = match text.trim() {
+                "swapped" => true,
+                "usi" => false,
+                _ => {
+                    return Err(invalid(format!(
+                        "--engine-clocks '{text}' is not usi or swapped"
                     )));
                 }
             };
@@ -488,6 +513,8 @@ mod tests {
             "depth=3",
             "--engine-time",
             "movetime",
+            "--engine-clocks",
+            "swapped",
             "--games",
             "4",
         ];
@@ -503,6 +530,7 @@ mod tests {
         assert_eq!(specs[1].name, "ref");
         assert_eq!(specs[1].go_limits, [("depth".to_string(), 3)]);
         assert!(!specs[0].movetime_go && specs[1].movetime_go);
+        assert!(!specs[0].swap_clocks && specs[1].swap_clocks);
         let config = match_config(&args).unwrap();
         assert_eq!(config.pairs, 2);
         assert_eq!(
@@ -518,6 +546,7 @@ mod tests {
         assert!(parse("--engine x --engine-limit time=3 --engine y").is_err());
         assert!(parse("--engine x --engine-time clock --engine y").is_err());
         assert!(parse("--engine-time movetime --engine x --engine y").is_err());
+        assert!(parse("--engine x --engine-clocks gote --engine y").is_err());
         assert!(parse("--engine x --movetime 1 --tc 10").is_err());
         let one = parse("--engine x").unwrap();
         assert!(match_config(&one).is_err());

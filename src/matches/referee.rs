@@ -245,21 +245,27 @@ impl Clocks {
 
     /// The USI `go` command for `side` (without engine-specific limits): its own time
     /// control, with both clocks as they stand and each side's increment.
-    fn go_command(&self, side: Color) -> String {
+    /// The `go` for `side` under its control; `swapped` sends sente's clock as gote's.
+    fn go_command(&self, side: Color, swapped: bool) -> String {
         let ms = |d: Duration| d.as_millis();
-        let [b, w] = self.remaining;
+        let [mut b, mut w] = self.remaining;
         let increment = |c: Color| match self.control(c) {
             TimeControl::Clock { increment, .. } => *increment,
             TimeControl::MoveTime(_) => Duration::ZERO,
         };
+        let [mut binc, mut winc] = [increment(Color::Sente), increment(Color::Gote)];
+        if swapped {
+            std::mem::swap(&mut b, &mut w);
+            std::mem::swap(&mut binc, &mut winc);
+        }
         match self.control(side) {
             TimeControl::MoveTime(t) => format!("go btime 0 wtime 0 byoyomi {}", ms(*t)),
             TimeControl::Clock { increment: inc, .. } if !inc.is_zero() => format!(
                 "go btime {} wtime {} binc {} winc {}",
                 ms(b),
                 ms(w),
-                ms(increment(Color::Sente)),
-                ms(increment(Color::Gote))
+                ms(binc),
+                ms(winc)
             ),
             TimeControl::Clock { byoyomi, .. } => {
                 format!(
@@ -362,7 +368,7 @@ fn engine_move(
         TimeControl::MoveTime(t) if slot.spec.movetime_go => {
             format!("go movetime {}", t.as_millis())
         }
-        _ => clocks.go_command(side),
+        _ => clocks.go_command(side, slot.spec.swap_clocks),
     };
     for (name, value) in &slot.spec.go_limits {
         go.push_str(&format!(" {name} {value}"));
@@ -433,7 +439,7 @@ mod tests {
         let movetime = TimeControl::MoveTime(Duration::from_millis(500));
         let clocks = Clocks::new([movetime; 2]);
         assert_eq!(
-            clocks.go_command(Color::Sente),
+            clocks.go_command(Color::Sente, false),
             "go btime 0 wtime 0 byoyomi 500"
         );
         assert_eq!(clocks.allowed(Color::Gote), Duration::from_millis(500));
@@ -446,10 +452,15 @@ mod tests {
         let mut clocks = Clocks::new([fischer; 2]);
         clocks.charge(Color::Sente, Duration::from_millis(2500));
         assert_eq!(
-            clocks.go_command(Color::Gote),
+            clocks.go_command(Color::Gote, false),
             "go btime 8500 wtime 10000 binc 1000 winc 1000"
         );
         assert_eq!(clocks.allowed(Color::Sente), Duration::from_millis(8500));
+        // Swapped for an engine that reads sente's clock as gote's; what is allowed is not.
+        assert_eq!(
+            clocks.go_command(Color::Gote, true),
+            "go btime 10000 wtime 8500 binc 1000 winc 1000"
+        );
 
         let byoyomi = TimeControl::Clock {
             base: Duration::from_secs(1),
@@ -460,7 +471,7 @@ mod tests {
         clocks.charge(Color::Gote, Duration::from_millis(2500));
         // The clock empties and stays empty; byoyomi is granted again for each move.
         assert_eq!(
-            clocks.go_command(Color::Sente),
+            clocks.go_command(Color::Sente, false),
             "go btime 1000 wtime 0 byoyomi 3000"
         );
         assert_eq!(clocks.allowed(Color::Gote), Duration::from_secs(3));
@@ -474,11 +485,11 @@ mod tests {
         let slow = TimeControl::MoveTime(Duration::from_secs(1));
         let clocks = Clocks::new([fast, slow]);
         assert_eq!(
-            clocks.go_command(Color::Sente),
+            clocks.go_command(Color::Sente, false),
             "go btime 0 wtime 0 byoyomi 100"
         );
         assert_eq!(
-            clocks.go_command(Color::Gote),
+            clocks.go_command(Color::Gote, false),
             "go btime 0 wtime 0 byoyomi 1000"
         );
         assert_eq!(clocks.allowed(Color::Gote), Duration::from_secs(1));
@@ -494,13 +505,17 @@ mod tests {
         // Gote's clock runs with its increment (sente's fixed time leaves it no clock); sente is
         // sent its fixed time alone, as byoyomi with empty clocks.
         assert_eq!(
-            clocks.go_command(Color::Gote),
+            clocks.go_command(Color::Gote, false),
             "go btime 0 wtime 57000 binc 0 winc 2000"
         );
         assert_eq!(
-            clocks.go_command(Color::Sente),
+            clocks.go_command(Color::Sente, false),
             "go btime 0 wtime 0 byoyomi 100"
         );
         assert_eq!(clocks.allowed(Color::Gote), Duration::from_secs(57));
+        assert_eq!(
+            clocks.go_command(Color::Gote, true),
+            "go btime 57000 wtime 0 binc 2000 winc 0"
+        );
     }
 }

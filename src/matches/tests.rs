@@ -11,6 +11,7 @@ fn summary(pentanomial: [u64; 5]) -> MatchSummary {
         options: vec![],
         go_limits: vec![],
         movetime_go: false,
+        swap_clocks: false,
         time_control: None,
     };
     let pentanomial = Pentanomial(pentanomial);

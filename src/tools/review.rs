@@ -233,6 +233,7 @@ pub fn run(args: &ReviewArgs) -> Result<(), String> {
             .collect(),
         go_limits: Vec::new(),
         movetime_go: false,
+        swap_clocks: false,
         time_control: None,
     };
     let bar = ProgressBar::new(jobs.iter().map(Job::positions).sum());

@@ -114,6 +114,7 @@ fn plan(args: &TuneArgs) -> Result<Plan, String> {
         options,
         go_limits: Vec::new(),
         movetime_go: false,
+        swap_clocks: false,
         time_control: None,
     };
     let openings = match &args.openings {

@@ -149,6 +149,7 @@ mod tests {
                 options: vec![("USI_Hash".to_string(), "16".to_string())],
                 go_limits: Vec::new(),
                 movetime_go: false,
+                swap_clocks: false,
                 time_control: None,
             },
             limit: MoveLimit::Nodes {

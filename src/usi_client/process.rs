@@ -183,6 +183,7 @@ pub(super) mod tests {
             options: vec![],
             go_limits: vec![],
             movetime_go: false,
+            swap_clocks: false,
             time_control: None,
         }
     }

@@ -21,6 +21,10 @@ pub struct EngineSpec {
     /// a fraction of it.
     #[serde(default)]
     pub movetime_go: bool,
+    /// Each side's clock sent in the other's field (`btime` as `wtime`): for engines
+    /// (Fairy-Stockfish 11.1) that read USI's sente clock as gote's.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub swap_clocks: bool,
     /// The engine's own time control, where it differs from the match's (time odds).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub time_control: Option<TimeControl>,

@@ -368,6 +368,7 @@ mod tests {
             options: vec![],
             go_limits: vec![],
             movetime_go: false,
+            swap_clocks: false,
             time_control: None,
         }
     }
