@@ -153,6 +153,15 @@ fn indexed<'a>(matches: &'a ArgMatches, id: &str) -> Vec<(usize, &'a String)> {
     }
 }
 
+/// A two-valued flag's value: false for `off` (its default), true for `on`.
+fn switch(text: &str, flag: &str, off: &str, on: &str) -> Result<bool, clap::Error> {
+    match text.trim() {
+        value if value == on => Ok(true),
+        value if value == off => Ok(false),
+        _ => Err(invalid(format!("--{flag} '{text}' is not {off} or {on}"))),
+    }
+}
+
 impl FromArgMatches for EngineArgs {
     fn from_arg_matches(matches: &ArgMatches) -> Result<Self, clap::Error> {
         let engines = indexed(matches, ENGINE);
@@ -198,28 +207,12 @@ impl FromArgMatches for EngineArgs {
             })?);
         }
         for (index, text) in indexed(matches, TIME) {
-            let spec = &mut specs[owner(index, "engine-time")?];
-            spec.movetime_go = match text.trim() {
-                "movetime" => true,
-                "byoyomi" => false,
-                _ => {
-                    return Err(invalid(format!(
-                        "--engine-time '{text}' is not byoyomi or movetime"
-                    )));
-                }
-            };
+            specs[owner(index, "engine-time")?].movetime_go =
+                switch(text, "engine-time", "byoyomi", "movetime")?;
         }
         for (index, text) in indexed(matches, CLOCKS) {
-            let spec = &mut specs[owner(index, "engine-clocks")?];
-            spec.swap_clocks = match text.trim() {
-                "swapped" => true,
-                "usi" => false,
-                _ => {
-                    return Err(invalid(format!(
-                        "--engine-clocks '{text}' is not usi or swapped"
-                    )));
-                }
-            };
+            specs[owner(index, "engine-clocks")?].swap_clocks =
+                switch(text, "engine-clocks", "usi", "swapped")?;
         }
         // Time odds: each engine's own time control, from its flags taken together.
         let mut own: Vec<[Option<&String>; 3]> = vec![[None; 3]; specs.len()];
