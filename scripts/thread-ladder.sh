@@ -4,17 +4,18 @@
 # Matches in one phase run side by side; keep the sum of their N × concurrency within the cores,
 # since only the side to move thinks. A phase stops at its cap; the games played by then count
 # (the progress lines and games.txt hold them).
-# Usage: scripts/thread-ladder.sh OUT_DIR 'PHASE;PHASE…' [MOVETIME]
+# Usage: scripts/thread-ladder.sh OUT_DIR 'PHASE;PHASE…' [MOVETIME] [FIRST_OPENING]
 #   PHASE: comma-separated THREADS:GAMES:CONCURRENCY[:CAP_SECONDS], e.g. '8:88:2:245;16:20:1'
 set -uo pipefail
 cd "$(dirname "$0")/.."
 out=${1:?OUT_DIR}
 phases=${2:?PHASES}
 movetime=${3:-0.1}
+first=${4:-1}
 engine=${ENGINE:-target/release/engine}
 mkdir -p "$out"
 openings="$out/openings.txt"
-grep -v '^#' tests/data/openings-500.txt >"$openings"
+grep -v '^#' tests/data/openings-500.txt | sed -n "${first},\$p" >"$openings"
 
 echo "cores: $(nproc); $(grep -m1 'model name' /proc/cpuinfo)"
 for t in 1 2 4 8 16; do
