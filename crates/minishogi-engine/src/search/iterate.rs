@@ -35,7 +35,7 @@ impl Worker<'_> {
         };
         let mut last_reported = Move::NULL;
         for depth in 1..=max_depth {
-            if self.id > 0 && skip_depth(self.id, depth) {
+            if self.id > 0 && self.shared.features.helper_depth_skip && skip_depth(self.id, depth) {
                 continue;
             }
             self.root_depth = depth;

@@ -98,4 +98,7 @@ search_switches! {
     /// Only a repetition cycle closed inside the search tree is projected to 千日手; one that
     /// returns to a position of the game before the root counts at its real fourth occurrence.
     in_tree_repetition = true;
+    /// Lazy SMP helpers skip some depths (`threads::skip_depth`) so that they spread over
+    /// different iterations; off, every thread searches every depth.
+    helper_depth_skip = true;
 }

@@ -2,7 +2,7 @@
 //! `SearchOptions::threads` beside the main [`Worker`] on the calling thread, all searching the
 //! same tree and sharing what they find through the transposition table ([`Shared`](super::shared::Shared): the
 //! table, limits, options, stop flags and node counts). Helpers skip some depths
-//! ([`skip_depth`]) so that they spread over different iterations. When the main worker stops,
+//! ([`skip_depth`], switch `helper_depth_skip`) so that they spread over different iterations. When the main worker stops,
 //! the helpers are told to stop, and the result is the main worker's: its best move (below full
 //! strength, the level's choice among the MultiPV candidates, see `skill`) and the reply
 //! expected ([`main_result`]), sent once USI allows ([`wait_for_release`]). At full strength
