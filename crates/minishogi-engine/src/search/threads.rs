@@ -1,13 +1,14 @@
 //! The threads of one search (Lazy SMP): [`run`] starts a helper thread per further
 //! `SearchOptions::threads` beside the main [`Worker`] on the calling thread, all searching the
-//! same tree and sharing what they find through the transposition table ([`Shared`](super::shared::Shared): the
-//! table, limits, options, stop flags and node counts). Helpers skip some depths
-//! ([`skip_depth`], switch `helper_depth_skip`) so that they spread over different iterations. When the main worker stops,
-//! the helpers are told to stop, and the result is the main worker's: its best move (below full
-//! strength, the level's choice among the MultiPV candidates, see `skill`) and the reply
-//! expected ([`main_result`]), sent once USI allows ([`wait_for_release`]). At full strength
-//! with one line the threads vote instead ([`vote`]): a helper that got deeper may answer,
-//! from the iterations it has published (the main thread never waits for a helper).
+//! same tree and sharing what they find through the transposition table
+//! ([`Shared`](super::shared::Shared): the table, limits, options, stop flags and node counts).
+//! Helpers skip some depths ([`skip_depth`], switch `helper_depth_skip`) so that they spread over
+//! different iterations. When the main worker stops, the helpers are told to stop, and the result
+//! is the main worker's: its best move (below full strength, the level's choice among the MultiPV
+//! candidates, see `skill`) and the reply expected ([`main_result`]), sent once USI allows
+//! ([`wait_for_release`]). At full strength with one line the threads vote instead ([`vote`]): a
+//! helper that got deeper may answer, from the iterations it has published (the main thread never
+//! waits for a helper).
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 use std::sync::{Arc, Mutex};
