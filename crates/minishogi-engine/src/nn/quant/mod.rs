@@ -22,6 +22,8 @@ mod path;
 mod simd;
 #[cfg(test)]
 mod tests;
+#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+mod wasm_simd;
 
 pub use path::QuantPathState;
 
@@ -62,6 +64,9 @@ const TILE: usize = LANES;
     allow(dead_code)
 )]
 const DOT_LANES: usize = 16;
+/// The sparse second-layer kernels take outputs padded to a multiple of the first, up to the
+/// second (their sums live in registers).
+const L2_SPARSE_OUTPUTS: (usize, usize) = (16, 64);
 
 /// Buffers of one output computation, kept by the caller so that no call zeroes or allocates.
 #[derive(Clone, Debug)]
@@ -69,6 +74,10 @@ pub struct Scratch {
     act: Vec<i16>,
     a: Vec<f32>,
     b: Vec<f32>,
+    /// Indices of the activation pairs that are not both zero, and the second layer's sums
+    /// (the sparse kernels').
+    nonzero: Vec<u32>,
+    sums: Vec<i32>,
 }
 
 /// A network prepared for quantised inference with incremental first-layer updates.
@@ -92,6 +101,11 @@ pub struct QuantNet {
     /// `1 / (ACT_SCALE · q2)`.
     l2_unscale: f32,
     l2_outputs: usize,
+    /// The second layer again for the sparse kernels: for each pair of inputs, every output's
+    /// two weights side by side, outputs padded to [`L2_SPARSE_OUTPUTS`]`.0`'s multiple
+    /// `l2_padded`; empty where the layer is wider than the kernels take.
+    l2_pairs: Vec<i16>,
+    l2_padded: usize,
     /// Later layers in float: `(weights out × in row-major, bias)`.
     tail: Vec<(Vec<f32>, Vec<f32>)>,
     hidden: Activation,
@@ -181,6 +195,18 @@ impl QuantNet {
                 l2_weights[o * width + i] = quant16(l2.weights[[o, i]], q2);
             }
         }
+        let l2_padded = l2_outputs.div_ceil(L2_SPARSE_OUTPUTS.0) * L2_SPARSE_OUTPUTS.0;
+        let l2_pairs = if l2_padded <= L2_SPARSE_OUTPUTS.1 {
+            let mut pairs = vec![0i16; width * l2_padded];
+            for o in 0..l2_outputs {
+                for i in 0..h1 {
+                    pairs[((i / 2) * l2_padded + o) * 2 + i % 2] = l2_weights[o * width + i];
+                }
+            }
+            pairs
+        } else {
+            Vec::new()
+        };
         let tail = layers[2..]
             .iter()
             .map(|l| {
@@ -199,6 +225,8 @@ impl QuantNet {
             l2_bias: l2.bias.to_vec(),
             l2_unscale: 1.0 / (ACT_SCALE as f32 * q2),
             l2_outputs,
+            l2_pairs,
+            l2_padded,
             tail,
             hidden,
             avx2: detect_avx2(),
@@ -213,6 +241,8 @@ impl QuantNet {
             act: vec![0; width],
             a: vec![0.0; a],
             b: vec![0.0; b],
+            nonzero: vec![0; width / 2 + 16],
+            sums: vec![0; self.l2_padded],
         }
     }
 
@@ -252,6 +282,7 @@ impl QuantNet {
     fn fits(&self, scratch: &Scratch) -> bool {
         let fresh = self.scratch_sizes();
         (scratch.act.len(), scratch.a.len(), scratch.b.len()) == fresh
+            && scratch.sums.len() == self.l2_padded
     }
 
     fn scratch_sizes(&self) -> (usize, usize, usize) {
@@ -439,7 +470,7 @@ impl QuantNet {
     }
 
     #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "avx2,avx512f,avx512bw")]
+    #[target_feature(enable = "avx2,avx512f,avx512bw,popcnt")]
     fn output_avx512(&self, acc: &[i32], scratch: &mut Scratch) -> f32 {
         self.output_impl::<AVX512>(acc, scratch)
     }
@@ -447,16 +478,66 @@ impl QuantNet {
     /// `LEVEL`: as in `apply_impl`.
     #[inline(always)]
     fn output_impl<const LEVEL: u8>(&self, acc: &[i32], scratch: &mut Scratch) -> f32 {
-        let Scratch { act, a, b } = scratch;
+        let Scratch {
+            act,
+            a,
+            b,
+            nonzero,
+            sums,
+        } = scratch;
+        #[cfg(not(any(
+            target_arch = "x86_64",
+            all(target_arch = "wasm32", target_feature = "simd128")
+        )))]
+        let _ = (nonzero, sums);
         let round = (1i32 << self.shift) >> 1;
         for (x, &s) in act.iter_mut().zip(acc) {
             *x = ((s + round) >> self.shift).clamp(0, self.act_max) as i16;
         }
         let mut n = self.l2_outputs;
         let w = self.width;
-        // Only the x86-64 kernels below move `o` before the portable loop.
-        #[cfg_attr(not(target_arch = "x86_64"), allow(unused_mut))]
+        // Only the SIMD kernels below move `o` before the portable loop.
+        #[cfg_attr(
+            not(any(
+                target_arch = "x86_64",
+                all(target_arch = "wasm32", target_feature = "simd128")
+            )),
+            allow(unused_mut)
+        )]
         let mut o = 0;
+        #[cfg(target_arch = "x86_64")]
+        if LEVEL >= AVX2 && !self.l2_pairs.is_empty() {
+            let pairs = &self.l2_pairs[..];
+            // SAFETY: `LEVEL` as below; `w` is a multiple of LANES, `pairs` holds `w ×
+            // l2_padded` weights, `nonzero` `w / 2 + 16` entries and `sums` `l2_padded`, and
+            // each `R` is `l2_padded` over the kernel's outputs a register.
+            unsafe {
+                match (LEVEL >= AVX512, self.l2_padded) {
+                    (true, 16) => simd::l2_sparse_avx512::<1>(act, pairs, nonzero, sums),
+                    (true, 32) => simd::l2_sparse_avx512::<2>(act, pairs, nonzero, sums),
+                    (true, 48) => simd::l2_sparse_avx512::<3>(act, pairs, nonzero, sums),
+                    (true, _) => simd::l2_sparse_avx512::<4>(act, pairs, nonzero, sums),
+                    (false, 16) => simd::l2_sparse_avx2::<2>(act, pairs, nonzero, sums),
+                    (false, 32) => simd::l2_sparse_avx2::<4>(act, pairs, nonzero, sums),
+                    (false, 48) => simd::l2_sparse_avx2::<6>(act, pairs, nonzero, sums),
+                    (false, _) => simd::l2_sparse_avx2::<8>(act, pairs, nonzero, sums),
+                }
+            }
+            self.unscale_l2(&sums[..n], &mut a[..n]);
+            o = n;
+        }
+        #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+        if !self.l2_pairs.is_empty() {
+            let pairs = &self.l2_pairs[..];
+            match self.l2_padded {
+                16 => wasm_simd::l2_sparse::<4>(act, pairs, nonzero, sums),
+                32 => wasm_simd::l2_sparse::<8>(act, pairs, nonzero, sums),
+                48 => wasm_simd::l2_sparse::<12>(act, pairs, nonzero, sums),
+                _ => wasm_simd::l2_sparse::<16>(act, pairs, nonzero, sums),
+            }
+            self.unscale_l2(&sums[..n], &mut a[..n]);
+            o = n;
+        }
         #[cfg(target_arch = "x86_64")]
         if LEVEL >= AVX2 {
             while o + 4 <= n {
@@ -495,6 +576,21 @@ impl QuantNet {
             std::mem::swap(a, b);
         }
         a[0]
+    }
+
+    /// The second layer's outputs from its integer sums.
+    #[cfg_attr(
+        not(any(
+            target_arch = "x86_64",
+            all(target_arch = "wasm32", target_feature = "simd128")
+        )),
+        allow(dead_code)
+    )]
+    #[inline(always)]
+    fn unscale_l2(&self, sums: &[i32], out: &mut [f32]) {
+        for ((x, &sum), &bias) in out.iter_mut().zip(sums).zip(&self.l2_bias) {
+            *x = sum as f32 * self.l2_unscale + bias;
+        }
     }
 }
 
@@ -560,9 +656,25 @@ fn dot_i16(a: &[i16], b: &[i16]) -> i32 {
     total
 }
 
+/// `Σ a·b` with eight independent sums: one sum in order was a chain of dependent adds, a
+/// seventh of an evaluation's output for the last layer alone.
 #[inline(always)]
 fn dot_f32(a: &[f32], b: &[f32]) -> f32 {
-    a.iter().zip(b).map(|(x, y)| x * y).sum()
+    const SUMS: usize = 8;
+    let mut acc = [0f32; SUMS];
+    let (ca, cb) = (a.chunks_exact(SUMS), b.chunks_exact(SUMS));
+    let tail: f32 = ca
+        .remainder()
+        .iter()
+        .zip(cb.remainder())
+        .map(|(x, y)| x * y)
+        .sum();
+    for (x, y) in ca.zip(cb) {
+        for k in 0..SUMS {
+            acc[k] += x[k] * y[k];
+        }
+    }
+    acc.iter().sum::<f32>() + tail
 }
 
 /// Index of a colour's accumulator.
@@ -580,6 +692,7 @@ fn detect_avx512() -> bool {
         std::arch::is_x86_feature_detected!("avx2")
             && std::arch::is_x86_feature_detected!("avx512f")
             && std::arch::is_x86_feature_detected!("avx512bw")
+            && std::arch::is_x86_feature_detected!("popcnt")
     }
     #[cfg(not(target_arch = "x86_64"))]
     {

@@ -195,3 +195,99 @@ unsafe fn apply_tiles<const R: usize>(
         }
     }
 }
+
+/// The second layer from the activation pairs that are not both zero (three quarters of the
+/// activations are): `sums[o] = Σ act[i] · w[o][i]`, the same wrapping sums as the dense dot
+/// products. `pairs` holds, for each pair of inputs `(2k, 2k+1)`, every output's two weights
+/// side by side (`16 R` outputs), so one `vpmaddwd` of the broadcast pair adds sixteen outputs'
+/// share and no horizontal sum is needed. `nonzero` is scratch, at least `act.len() / 2 + 16`.
+///
+/// # Safety
+/// The CPU must have AVX-512 F and BW; `act.len()` is a multiple of 32, `pairs.len() ==
+/// act.len() * 16 R` and `sums.len() == 16 R`.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f,avx512bw,popcnt")]
+pub(super) unsafe fn l2_sparse_avx512<const R: usize>(
+    act: &[i16],
+    pairs: &[i16],
+    nonzero: &mut [u32],
+    sums: &mut [i32],
+) {
+    let n_pairs = act.len() / 2;
+    assert!(act.len().is_multiple_of(32) && pairs.len() == act.len() * 16 * R);
+    assert!(nonzero.len() >= n_pairs + 16 && sums.len() == 16 * R);
+    let pa = act.as_ptr() as *const i32;
+    let mut n = 0;
+    // SAFETY: `c + 16 <= n_pairs`: each load reads 16 pairs of `act`; each store writes 16
+    // indices at `n <= c`, inside `nonzero` (`n_pairs + 16` long).
+    unsafe {
+        let step = _mm512_set1_epi32(16);
+        let mut iota = _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+        for c in (0..n_pairs).step_by(16) {
+            let v = _mm512_loadu_si512(pa.add(c) as *const __m512i);
+            let m = _mm512_test_epi32_mask(v, v);
+            let packed = _mm512_maskz_compress_epi32(m, iota);
+            _mm512_storeu_si512(nonzero.as_mut_ptr().add(n) as *mut __m512i, packed);
+            n += m.count_ones() as usize;
+            iota = _mm512_add_epi32(iota, step);
+        }
+    }
+    let mut acc = [_mm512_setzero_si512(); R];
+    for &k in &nonzero[..n] {
+        // SAFETY: `k < n_pairs`: the pair read is inside `act`, and its `32 R` weights start at
+        // `k * 32 R`, inside `pairs`.
+        unsafe {
+            let a = _mm512_set1_epi32(pa.add(k as usize).read_unaligned());
+            let w = pairs.as_ptr().add(k as usize * 32 * R);
+            for (r, sum) in acc.iter_mut().enumerate() {
+                let y = _mm512_loadu_si512(w.add(32 * r) as *const __m512i);
+                *sum = _mm512_add_epi32(*sum, _mm512_madd_epi16(a, y));
+            }
+        }
+    }
+    for (r, sum) in acc.iter().enumerate() {
+        // SAFETY: `sums` holds `16 R` values.
+        unsafe { _mm512_storeu_si512(sums.as_mut_ptr().add(16 * r) as *mut __m512i, *sum) };
+    }
+}
+
+/// [`l2_sparse_avx512`] in 256-bit registers: `8 R` outputs, the non-zero pairs found by a
+/// branch-free scan.
+///
+/// # Safety
+/// The CPU must have AVX2; `act.len()` is even, `pairs.len() == act.len() * 8 R`,
+/// `nonzero.len() >= act.len() / 2` and `sums.len() == 8 R`.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+pub(super) unsafe fn l2_sparse_avx2<const R: usize>(
+    act: &[i16],
+    pairs: &[i16],
+    nonzero: &mut [u32],
+    sums: &mut [i32],
+) {
+    let n_pairs = act.len() / 2;
+    assert!(act.len().is_multiple_of(2) && pairs.len() == act.len() * 8 * R);
+    assert!(nonzero.len() >= n_pairs && sums.len() == 8 * R);
+    let mut n = 0;
+    for k in 0..n_pairs {
+        nonzero[n] = k as u32;
+        n += (act[2 * k] | act[2 * k + 1] != 0) as usize;
+    }
+    let pa = act.as_ptr() as *const i32;
+    let mut acc = [_mm256_setzero_si256(); R];
+    for &k in &nonzero[..n] {
+        // SAFETY: as in `l2_sparse_avx512`, with `16 R` weights a pair.
+        unsafe {
+            let a = _mm256_set1_epi32(pa.add(k as usize).read_unaligned());
+            let w = pairs.as_ptr().add(k as usize * 16 * R);
+            for (r, sum) in acc.iter_mut().enumerate() {
+                let y = _mm256_loadu_si256(w.add(16 * r) as *const __m256i);
+                *sum = _mm256_add_epi32(*sum, _mm256_madd_epi16(a, y));
+            }
+        }
+    }
+    for (r, sum) in acc.iter().enumerate() {
+        // SAFETY: `sums` holds `8 R` values.
+        unsafe { _mm256_storeu_si256(sums.as_mut_ptr().add(8 * r) as *mut __m256i, *sum) };
+    }
+}

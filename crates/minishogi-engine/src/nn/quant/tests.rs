@@ -327,3 +327,54 @@ fn refuses_what_it_cannot_represent() {
     .unwrap();
     assert!(QuantNet::from_network(&no_hidden).is_err());
 }
+
+/// The sparse second-layer kernels (a sum over the activation pairs that are not both zero)
+/// give the portable dense sums bit for bit at every output width they take — padded to 16,
+/// 32, 48 and 64 — and wider layers keep the dense kernels.
+#[test]
+fn sparse_second_layer_equals_the_dense_sums_at_every_width() {
+    for (l2, seed) in [
+        (8, 21),
+        (16, 22),
+        (20, 23),
+        (32, 24),
+        (40, 25),
+        (64, 26),
+        (72, 27),
+    ] {
+        let net = random_net(&[NUM_FEATURES, 192, l2, 1], Activation::Relu, seed);
+        let q = QuantNet::from_network(&net).unwrap();
+        assert_eq!(q.l2_pairs.is_empty(), l2 > 64, "{l2} outputs");
+        let mut f = Features::for_set(q.feature_set());
+        let mut acc = vec![0; q.width()];
+        let mut zero_pairs = 0;
+        for pos in random_positions(200, seed, 100) {
+            f.extract_perspective(&pos, Color::Sente);
+            for p in 0..2 {
+                q.refresh_impl(&f, p, &mut acc);
+                let mut scratch = q.scratch();
+                let portable = q.output_impl::<PORTABLE>(&acc, &mut scratch);
+                zero_pairs += scratch.act.chunks(2).filter(|a| a == &[0, 0]).count();
+                #[cfg(target_arch = "x86_64")]
+                for (level, has) in [(AVX2, detect_avx2()), (AVX512, detect_avx512())] {
+                    if has {
+                        // SAFETY: the CPU has the level's instructions.
+                        let out = unsafe {
+                            if level == AVX512 {
+                                q.output_avx512(&acc, &mut q.scratch())
+                            } else {
+                                q.output_avx2(&acc, &mut q.scratch())
+                            }
+                        };
+                        assert_eq!(out.to_bits(), portable.to_bits(), "{l2} outputs, {level}");
+                    }
+                }
+            }
+        }
+        // Both kinds of pair were met: skipped ones and summed ones.
+        assert!(
+            zero_pairs > 400 && zero_pairs < 400 * 96,
+            "{l2}: {zero_pairs}"
+        );
+    }
+}
