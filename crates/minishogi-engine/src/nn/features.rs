@@ -179,12 +179,143 @@ pub(super) fn extract_seed(f: &mut impl FeatureSink, pos: &Position, perspective
     }
 }
 
+/// The seed's inputs that differ between `before` and `after` as sente's perspective sees them
+/// (what [`extract_seed`] gives for `Color::Sente`, the inputs of the search path's
+/// accumulators), as `(index, after − before)` into `changes`, each index once, in no
+/// particular order. Found from what a move touches, not from two whole extractions: the
+/// squares whose contents changed (their pieces' attacks and presence), the sliders whose
+/// attacks reached a square that was emptied or filled (only those rays can change), and the
+/// hands. Any two positions may be given; a move's two touch a few pieces.
+pub fn seed_changes(before: &Position, after: &Position, changes: &mut Vec<(u16, i32)>) {
+    changes.clear();
+    let (occ_before, occ_after) = (before.occupied(), after.occupied());
+    // Squares whose piece differs in colour or kind (a move changes kinds only where it
+    // changes colours too, but any two positions may be given).
+    let differ = PieceKind::ALL.iter().fold(
+        (before.pieces(Color::Sente) ^ after.pieces(Color::Sente))
+            | (before.pieces(Color::Gote) ^ after.pieces(Color::Gote)),
+        |d, &k| d | (before.pieces_of_kind(k) ^ after.pieces_of_kind(k)),
+    );
+    let emptied_or_filled = occ_before ^ occ_after;
+    // Attack sets that join (+1) or leave (−1) each plane (side × group): the pieces on the
+    // changed squares after and before, and each slider crossed by a change. A plane has at
+    // most two pieces in a position, so each sign's count per square fits two bits, kept as
+    // bit-sliced counters: `counts[plane] = [plus bit 0, plus bit 1, minus bit 0, minus bit 1]`.
+    let mut counts = [[Bitboard::EMPTY; 4]; 2 * GROUPS];
+    let mut planes = 0u16;
+    let mut add = |p: crate::shogi::Piece, sq: Square, occ: Bitboard, minus: bool| {
+        let plane = p.color.index() * GROUPS + group_of(p.kind);
+        let bb = attacks(p.color, p.kind, sq, occ);
+        let c = &mut counts[plane][2 * minus as usize..];
+        let carry = c[0] & bb;
+        c[0] ^= bb;
+        c[1] |= carry;
+        planes |= 1 << plane;
+    };
+    for sq in differ {
+        if let Some(p) = before.piece_at(sq) {
+            add(p, sq, occ_before, true);
+        }
+        if let Some(p) = after.piece_at(sq) {
+            add(p, sq, occ_after, false);
+        }
+        for color in [Color::Sente, Color::Gote] {
+            let d = after.pieces(color).has(sq) as i32 - before.pieces(color).has(sq) as i32;
+            if d != 0 {
+                changes.push((presence_index(color.index(), sq.index()) as u16, d));
+            }
+        }
+    }
+    if emptied_or_filled.any() {
+        let sliders = before.pieces_of_kind(PieceKind::Bishop)
+            | before.pieces_of_kind(PieceKind::Rook)
+            | before.pieces_of_kind(PieceKind::Horse)
+            | before.pieces_of_kind(PieceKind::Dragon);
+        for sq in sliders & !differ {
+            let Some(p) = before.piece_at(sq) else {
+                continue;
+            };
+            if (attacks(p.color, p.kind, sq, occ_before) & emptied_or_filled).any() {
+                add(p, sq, occ_before, true);
+                add(p, sq, occ_after, false);
+            }
+        }
+    }
+    // Each plane's net change square by square: a piece that moves keeps some of its squares.
+    while planes != 0 {
+        let plane = planes.trailing_zeros() as usize;
+        planes &= planes - 1;
+        let [p0, p1, m0, m1] = counts[plane];
+        for sq in p0 | p1 | m0 | m1 {
+            let d = p0.has(sq) as i32 + 2 * p1.has(sq) as i32
+                - m0.has(sq) as i32
+                - 2 * m1.has(sq) as i32;
+            if d != 0 {
+                changes.push(((ATTACK_OFFSET + plane * 25 + sq.index()) as u16, d));
+            }
+        }
+    }
+    for color in [Color::Sente, Color::Gote] {
+        let (b, a) = (before.hand(color), after.hand(color));
+        for (k, &kind) in PieceKind::HAND.iter().enumerate() {
+            let d = a.count(kind) as i32 - b.count(kind) as i32;
+            if d != 0 {
+                changes.push((hand_index(color.index(), k) as u16, d));
+            }
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::nn::feature_set::Features;
     use crate::shogi::Piece;
     use crate::testing::random_positions;
+
+    /// Every index whose sente-perspective value differs, with the difference, ascending.
+    fn diff_of_extractions(before: &Position, after: &Position) -> Vec<(u16, i32)> {
+        let (mut b, mut a) = (Features::new(), Features::new());
+        b.extract_perspective(before, Color::Sente);
+        a.extract_perspective(after, Color::Sente);
+        (0..NUM_FEATURES)
+            .filter(|&i| a.get(i) != b.get(i))
+            .map(|i| (i as u16, a.get(i) as i32 - b.get(i) as i32))
+            .collect()
+    }
+
+    /// What a move changes, found from the move's squares and the sliders it crosses, equals
+    /// the difference of two whole extractions: after every legal move (drops, captures,
+    /// promotions, slider lines opened and closed), a null move, and between unrelated
+    /// positions.
+    #[test]
+    fn seed_changes_equal_the_difference_of_two_extractions() {
+        let mut changes = Vec::new();
+        let mut checked = 0;
+        let positions = random_positions(600, 31, 120);
+        for (k, before) in positions.iter().enumerate() {
+            let mut afters: Vec<Position> = before
+                .legal_moves()
+                .iter()
+                .map(|&mv| before.after(mv))
+                .collect();
+            afters.push(before.clone());
+            afters.push(positions[(k + 1) % positions.len()].clone());
+            for after in &afters {
+                seed_changes(before, after, &mut changes);
+                changes.sort_unstable();
+                assert_eq!(
+                    changes,
+                    diff_of_extractions(before, after),
+                    "{} → {}",
+                    before.to_sfen(),
+                    after.to_sfen()
+                );
+                checked += 1;
+            }
+        }
+        assert!(checked > 5000, "{checked}");
+    }
 
     fn sq(usi: &str) -> Square {
         let b = usi.as_bytes();

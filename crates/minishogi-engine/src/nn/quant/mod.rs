@@ -346,6 +346,31 @@ impl QuantNet {
         parent_acc: &[i32],
         child_acc: &mut [i32],
     ) -> usize {
+        self.apply_dispatch(p, Some(child_f), changes, parent_acc, child_acc)
+    }
+
+    /// [`QuantNet::apply`] without the refresh: every change added, however many (for
+    /// changes found without the child's features, [`super::features::seed_changes`]).
+    pub fn apply_changes(
+        &self,
+        p: usize,
+        changes: &[(u16, i32)],
+        parent_acc: &[i32],
+        child_acc: &mut [i32],
+    ) {
+        self.apply_dispatch(p, None, changes, parent_acc, child_acc);
+    }
+
+    /// `child_f`: the child's features where a refresh may replace the update.
+    #[inline(always)]
+    fn apply_dispatch(
+        &self,
+        p: usize,
+        child_f: Option<&Features>,
+        changes: &[(u16, i32)],
+        parent_acc: &[i32],
+        child_acc: &mut [i32],
+    ) -> usize {
         #[cfg(target_arch = "x86_64")]
         if self.avx512 {
             // SAFETY: `avx512` is true only if the CPU reported AVX2, AVX-512 F and BW.
@@ -364,7 +389,7 @@ impl QuantNet {
     fn apply_avx2(
         &self,
         p: usize,
-        child_f: &Features,
+        child_f: Option<&Features>,
         changes: &[(u16, i32)],
         parent_acc: &[i32],
         child_acc: &mut [i32],
@@ -377,7 +402,7 @@ impl QuantNet {
     fn apply_avx512(
         &self,
         p: usize,
-        child_f: &Features,
+        child_f: Option<&Features>,
         changes: &[(u16, i32)],
         parent_acc: &[i32],
         child_acc: &mut [i32],
@@ -390,12 +415,14 @@ impl QuantNet {
     fn apply_impl<const LEVEL: u8>(
         &self,
         p: usize,
-        child_f: &Features,
+        child_f: Option<&Features>,
         changes: &[(u16, i32)],
         parent_acc: &[i32],
         child_acc: &mut [i32],
     ) -> usize {
-        if changes.len() >= child_f.nonzero_indices().len() {
+        if let Some(child_f) = child_f
+            && changes.len() >= child_f.nonzero_indices().len()
+        {
             self.refresh_impl(child_f, p, child_acc);
             return changes.len();
         }

@@ -204,8 +204,13 @@ fn every_instruction_level_equals_the_portable_code() {
                 for p in 0..2 {
                     q.refresh_impl(&parent_f, p, &mut parent_acc);
                     let mut portable = vec![0; q.width()];
-                    let n =
-                        q.apply_impl::<PORTABLE>(p, &child_f, &changes, &parent_acc, &mut portable);
+                    let n = q.apply_impl::<PORTABLE>(
+                        p,
+                        Some(&child_f),
+                        &changes,
+                        &parent_acc,
+                        &mut portable,
+                    );
                     assert_eq!(n, expected.len());
                     let mut fresh = vec![0; q.width()];
                     q.refresh_impl(&child_f, p, &mut fresh);
@@ -220,11 +225,22 @@ fn every_instruction_level_equals_the_portable_code() {
                         // SAFETY: the CPU has the level's instructions.
                         let (m, level_out) = unsafe {
                             if level == AVX512 {
-                                let m =
-                                    q.apply_avx512(p, &child_f, &changes, &parent_acc, &mut acc);
+                                let m = q.apply_avx512(
+                                    p,
+                                    Some(&child_f),
+                                    &changes,
+                                    &parent_acc,
+                                    &mut acc,
+                                );
                                 (m, q.output_avx512(&acc, &mut q.scratch()))
                             } else {
-                                let m = q.apply_avx2(p, &child_f, &changes, &parent_acc, &mut acc);
+                                let m = q.apply_avx2(
+                                    p,
+                                    Some(&child_f),
+                                    &changes,
+                                    &parent_acc,
+                                    &mut acc,
+                                );
                                 (m, q.output_avx2(&acc, &mut q.scratch()))
                             }
                         };
