@@ -7,7 +7,9 @@
 //! the king-piece set's own-king block becomes the opponent king's). The side to move picks its
 //! accumulator, so one feature vector per node serves both. A child's accumulators are its
 //! parent's plus the rows of the inputs that changed (attack counts change only around the
-//! move), or a full refresh where fewer rows are non-zero than changed.
+//! move): for the seed's set found from the move itself ([`super::features::seed_changes`]),
+//! for a larger set by comparing the two positions' features, where a full refresh replaces
+//! the update if fewer rows are non-zero than changed.
 //!
 //! Integers make the update exact: the incremental sums equal a refresh bit for bit. The
 //! first layer is `i16` weights into `i32` sums at scale `q1`; its activations are `i16` at

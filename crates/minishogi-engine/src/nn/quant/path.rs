@@ -7,9 +7,10 @@ use crate::nn::feature_set::{FeatureSet, Features};
 use crate::nn::features::seed_changes;
 use crate::shogi::{Color, Move, Position};
 
-/// One ply of the path: its position, and once computed its sente-perspective inputs, the
-/// inputs that changed from its parent's (the same for both perspectives, so found once), and
-/// each perspective's accumulator.
+/// One ply of the path: its position, and once computed its sente-perspective inputs (the
+/// seed's set needs them only where an accumulator is refreshed), the inputs that changed from
+/// its parent's (the same for both perspectives, so found once), and each perspective's
+/// accumulator.
 #[derive(Clone)]
 struct PathEntry {
     pos: Position,
