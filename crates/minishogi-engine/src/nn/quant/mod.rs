@@ -375,7 +375,7 @@ impl QuantNet {
     ) -> usize {
         #[cfg(target_arch = "x86_64")]
         if self.avx512 {
-            // SAFETY: `avx512` is true only if the CPU reported AVX2, AVX-512 F and BW.
+            // SAFETY: `avx512` is true only if the CPU reported AVX2, AVX-512 F and BW, and POPCNT.
             return unsafe { self.apply_avx512(p, child_f, changes, parent_acc, child_acc) };
         }
         #[cfg(target_arch = "x86_64")]

@@ -38,13 +38,7 @@ pub(super) fn l2_sparse<const R: usize>(
         }
     }
     for (r, sum) in acc.iter().enumerate() {
-        for (l, out) in sums[4 * r..4 * r + 4].iter_mut().enumerate() {
-            *out = match l {
-                0 => i32x4_extract_lane::<0>(*sum),
-                1 => i32x4_extract_lane::<1>(*sum),
-                2 => i32x4_extract_lane::<2>(*sum),
-                _ => i32x4_extract_lane::<3>(*sum),
-            };
-        }
+        // SAFETY: `sums` holds `4 R` values: the store of `4 r .. 4 r + 4` is inside it.
+        unsafe { v128_store(sums.as_mut_ptr().add(4 * r) as *mut v128, *sum) };
     }
 }
