@@ -179,6 +179,17 @@ pub(super) fn extract_seed(f: &mut impl FeatureSink, pos: &Position, perspective
     }
 }
 
+/// The squares whose piece differs in colour or kind between two positions (a move changes
+/// kinds only where it changes colours too, but any two positions may be given).
+#[inline(always)]
+pub fn changed_squares(before: &Position, after: &Position) -> Bitboard {
+    PieceKind::ALL.iter().fold(
+        (before.pieces(Color::Sente) ^ after.pieces(Color::Sente))
+            | (before.pieces(Color::Gote) ^ after.pieces(Color::Gote)),
+        |d, &k| d | (before.pieces_of_kind(k) ^ after.pieces_of_kind(k)),
+    )
+}
+
 /// The seed's inputs that differ between `before` and `after` as sente's perspective sees them
 /// (what [`extract_seed`] gives for `Color::Sente`, the inputs of the search path's
 /// accumulators), as `(index, after − before)` into `changes`, each index once, in no
@@ -189,13 +200,7 @@ pub(super) fn extract_seed(f: &mut impl FeatureSink, pos: &Position, perspective
 pub fn seed_changes(before: &Position, after: &Position, changes: &mut Vec<(u16, i32)>) {
     changes.clear();
     let (occ_before, occ_after) = (before.occupied(), after.occupied());
-    // Squares whose piece differs in colour or kind (a move changes kinds only where it
-    // changes colours too, but any two positions may be given).
-    let differ = PieceKind::ALL.iter().fold(
-        (before.pieces(Color::Sente) ^ after.pieces(Color::Sente))
-            | (before.pieces(Color::Gote) ^ after.pieces(Color::Gote)),
-        |d, &k| d | (before.pieces_of_kind(k) ^ after.pieces_of_kind(k)),
-    );
+    let differ = changed_squares(before, after);
     let emptied_or_filled = occ_before ^ occ_after;
     // Attack sets that join (+1) or leave (−1) each plane (side × group): the pieces on the
     // changed squares after and before, and each slider crossed by a change. A plane has at

@@ -22,11 +22,13 @@
 //! One perspective's king blocks are the other's with own and opponent swapped, so, as for the
 //! seed's set, [`other_perspective`] is a permutation and one feature vector per position serves
 //! both accumulators of the quantised path. A king move changes its block's ≤ 12 inputs
-//! (removed at the old square, added at the new) in both perspectives; the quantised update
-//! refreshes instead where that is cheaper.
+//! (removed at the old square, added at the new) in both perspectives; [`piece_changes`] finds
+//! a move's changes from the two positions for the quantised update.
 
-use super::features::{FeatureSink, NUM_FEATURES, feature_name as seed_feature_name};
-use crate::shogi::{Bitboard, Color, PieceKind, Position, Square};
+use super::features::{
+    FeatureSink, NUM_FEATURES, changed_squares, feature_name as seed_feature_name,
+};
+use crate::shogi::{Bitboard, Color, Piece, PieceKind, Position, Square};
 
 /// Weights files name this set by this id.
 pub const FEATURE_SET_ID: u32 = 2;
@@ -81,6 +83,52 @@ pub(super) fn extract_pieces(f: &mut impl FeatureSink, pos: &Position, perspecti
     for base in blocks.into_iter().flatten() {
         for &ps in squares.iter() {
             f.add_beyond_seed(base + ps as usize);
+        }
+    }
+}
+
+/// Appends to `changes` the inputs past the seed's that differ between `before` and `after`
+/// (sente's view), as `(index, after − before)`, from what differs, not from two extractions:
+/// in each block whose king stayed (and the plain piece-square block) the pieces of the squares
+/// that changed, and in a block whose king moved all its pieces, out of the old block and into
+/// the new. With [`seed_changes`](super::features::seed_changes) first, all of a move's changes.
+pub fn piece_changes(before: &Position, after: &Position, changes: &mut Vec<(u16, i32)>) {
+    // Sente's view: sente's pieces are "own", squares unrotated.
+    let index = |p: Piece, sq: Square| piece_square(p.color.index(), p.kind.index(), sq.index());
+    let king_block = |pos: &Position, color: Color, offset: usize| {
+        pos.king_square(color).map(|k| offset + k.index() * BLOCK)
+    };
+    let differ = changed_squares(before, after);
+    let blocks = [
+        (Some(PIECE_SQUARE_OFFSET), Some(PIECE_SQUARE_OFFSET)),
+        (
+            king_block(before, Color::Sente, OWN_KING_OFFSET),
+            king_block(after, Color::Sente, OWN_KING_OFFSET),
+        ),
+        (
+            king_block(before, Color::Gote, OPP_KING_OFFSET),
+            king_block(after, Color::Gote, OPP_KING_OFFSET),
+        ),
+    ];
+    for (old, new) in blocks {
+        let (old_squares, new_squares) = if old == new {
+            (differ, differ)
+        } else {
+            (before.occupied(), after.occupied())
+        };
+        if let Some(base) = old {
+            for sq in old_squares {
+                if let Some(p) = before.piece_at(sq) {
+                    changes.push(((base + index(p, sq)) as u16, -1));
+                }
+            }
+        }
+        if let Some(base) = new {
+            for sq in new_squares {
+                if let Some(p) = after.piece_at(sq) {
+                    changes.push(((base + index(p, sq)) as u16, 1));
+                }
+            }
         }
     }
 }
@@ -149,7 +197,7 @@ pub fn feature_name(i: usize) -> String {
 mod tests {
     use super::*;
     use crate::nn::feature_set::{FeatureSet, Features};
-    use crate::nn::features::SIDE_TO_MOVE_INDEX;
+    use crate::nn::features::{SIDE_TO_MOVE_INDEX, seed_changes};
     use crate::shogi::Piece;
     use crate::testing::random_positions;
 
@@ -232,6 +280,50 @@ mod tests {
             };
             assert_eq!(board(&a), board(&b));
         }
+    }
+
+    /// A move's changes found from the two positions equal the difference of the two whole
+    /// extractions, after every legal move of random positions (king moves, captures, drops,
+    /// promotions), a null move and between unrelated positions.
+    #[test]
+    fn piece_changes_equal_the_difference_of_two_extractions() {
+        let diff = |before: &Position, after: &Position| {
+            let (mut a, mut b) = (Features::for_set(SET), Features::for_set(SET));
+            a.extract_perspective(before, Color::Sente);
+            b.extract_perspective(after, Color::Sente);
+            let mut d: Vec<(u16, i32)> = (0..NUM_INPUTS)
+                .filter(|&i| a.get(i) != b.get(i))
+                .map(|i| (i as u16, b.get(i) as i32 - a.get(i) as i32))
+                .collect();
+            d.sort_unstable();
+            d
+        };
+        let mut changes = Vec::new();
+        let mut checked = 0;
+        let positions = random_positions(150, 41, 120);
+        for (k, before) in positions.iter().enumerate() {
+            let mut afters: Vec<Position> = before
+                .legal_moves()
+                .iter()
+                .map(|&mv| before.after(mv))
+                .collect();
+            afters.push(before.clone());
+            afters.push(positions[(k + 1) % positions.len()].clone());
+            for after in &afters {
+                seed_changes(before, after, &mut changes);
+                piece_changes(before, after, &mut changes);
+                changes.sort_unstable();
+                assert_eq!(
+                    changes,
+                    diff(before, after),
+                    "{} → {}",
+                    before.to_sfen(),
+                    after.to_sfen()
+                );
+                checked += 1;
+            }
+        }
+        assert!(checked > 1000, "{checked}");
     }
 
     #[test]

@@ -18,7 +18,6 @@
 //!
 //! Here the network and its arithmetic; `path.rs` the accumulators along the search path.
 
-mod changes;
 mod path;
 #[cfg(target_arch = "x86_64")]
 mod simd;
@@ -325,34 +324,10 @@ impl QuantNet {
         &self.rows[p][i * self.width..(i + 1) * self.width]
     }
 
-    /// The inputs that differ between a parent's and a child's features, as `(index, child −
-    /// parent)`, into `changes`. The same for both perspectives: a path computes it once a ply
-    /// and [`QuantNet::apply`]s it to each accumulator.
-    pub fn changed(&self, parent_f: &Features, child_f: &Features, changes: &mut Vec<(u16, i32)>) {
-        #[cfg(target_arch = "x86_64")]
-        if self.avx2 {
-            // SAFETY: `avx2` is true only if the CPU reported AVX2 at construction.
-            return unsafe { simd::changed_inputs_avx2(parent_f, child_f, changes) };
-        }
-        changes::changed_inputs(parent_f, child_f, changes)
-    }
-
     /// Perspective `p`'s accumulator of a child from its parent's: `child = parent + Σ
-    /// (new − old) · row` over `changes` (from [`QuantNet::changed`]), or a refresh where more
-    /// changed than the child has non-zero inputs. Returns how many changed.
-    pub fn apply(
-        &self,
-        p: usize,
-        child_f: &Features,
-        changes: &[(u16, i32)],
-        parent_acc: &[i32],
-        child_acc: &mut [i32],
-    ) -> usize {
-        self.apply_dispatch(p, Some(child_f), changes, parent_acc, child_acc)
-    }
-
-    /// [`QuantNet::apply`] without the refresh: every change added, however many (for
-    /// changes found without the child's features, [`super::features::seed_changes`]).
+    /// (new − old) · row` over `changes` (`(index, child − parent)`, sente's view, as
+    /// [`seed_changes`](crate::nn::features::seed_changes) and
+    /// [`piece_changes`](crate::nn::king_piece::piece_changes) find them from a move).
     pub fn apply_changes(
         &self,
         p: usize,
@@ -360,30 +335,17 @@ impl QuantNet {
         parent_acc: &[i32],
         child_acc: &mut [i32],
     ) {
-        self.apply_dispatch(p, None, changes, parent_acc, child_acc);
-    }
-
-    /// `child_f`: the child's features where a refresh may replace the update.
-    #[inline(always)]
-    fn apply_dispatch(
-        &self,
-        p: usize,
-        child_f: Option<&Features>,
-        changes: &[(u16, i32)],
-        parent_acc: &[i32],
-        child_acc: &mut [i32],
-    ) -> usize {
         #[cfg(target_arch = "x86_64")]
         if self.avx512 {
             // SAFETY: `avx512` is true only if the CPU reported AVX2, AVX-512 F and BW, and POPCNT.
-            return unsafe { self.apply_avx512(p, child_f, changes, parent_acc, child_acc) };
+            return unsafe { self.apply_avx512(p, changes, parent_acc, child_acc) };
         }
         #[cfg(target_arch = "x86_64")]
         if self.avx2 {
             // SAFETY: as in `refresh`.
-            return unsafe { self.apply_avx2(p, child_f, changes, parent_acc, child_acc) };
+            return unsafe { self.apply_avx2(p, changes, parent_acc, child_acc) };
         }
-        self.apply_impl::<PORTABLE>(p, child_f, changes, parent_acc, child_acc)
+        self.apply_impl::<PORTABLE>(p, changes, parent_acc, child_acc)
     }
 
     #[cfg(target_arch = "x86_64")]
@@ -391,12 +353,11 @@ impl QuantNet {
     fn apply_avx2(
         &self,
         p: usize,
-        child_f: Option<&Features>,
         changes: &[(u16, i32)],
         parent_acc: &[i32],
         child_acc: &mut [i32],
-    ) -> usize {
-        self.apply_impl::<AVX2>(p, child_f, changes, parent_acc, child_acc)
+    ) {
+        self.apply_impl::<AVX2>(p, changes, parent_acc, child_acc)
     }
 
     #[cfg(target_arch = "x86_64")]
@@ -404,12 +365,11 @@ impl QuantNet {
     fn apply_avx512(
         &self,
         p: usize,
-        child_f: Option<&Features>,
         changes: &[(u16, i32)],
         parent_acc: &[i32],
         child_acc: &mut [i32],
-    ) -> usize {
-        self.apply_impl::<AVX512>(p, child_f, changes, parent_acc, child_acc)
+    ) {
+        self.apply_impl::<AVX512>(p, changes, parent_acc, child_acc)
     }
 
     /// `LEVEL`: the instructions the caller's CPU has ([`PORTABLE`], [`AVX2`], [`AVX512`]).
@@ -417,17 +377,10 @@ impl QuantNet {
     fn apply_impl<const LEVEL: u8>(
         &self,
         p: usize,
-        child_f: Option<&Features>,
         changes: &[(u16, i32)],
         parent_acc: &[i32],
         child_acc: &mut [i32],
-    ) -> usize {
-        if let Some(child_f) = child_f
-            && changes.len() >= child_f.nonzero_indices().len()
-        {
-            self.refresh_impl(child_f, p, child_acc);
-            return changes.len();
-        }
+    ) {
         #[cfg(target_arch = "x86_64")]
         if LEVEL >= AVX512 {
             // SAFETY: `LEVEL` is AVX512 only in `apply_avx512`, called when the CPU has it;
@@ -441,7 +394,7 @@ impl QuantNet {
                     child_acc,
                 )
             };
-            return changes.len();
+            return;
         }
         // Tile by tile, the partial sums held in registers while every changed row is added.
         let rows = &self.rows[p];
@@ -474,14 +427,13 @@ impl QuantNet {
             }
             child_acc[t..t + TILE].copy_from_slice(&tile);
         }
-        changes.len()
     }
 
     /// Output logit from the side to move's accumulator.
     pub fn output(&self, acc: &[i32], scratch: &mut Scratch) -> f32 {
         #[cfg(target_arch = "x86_64")]
         if self.avx512 {
-            // SAFETY: as in `apply`.
+            // SAFETY: as in `apply_changes`.
             return unsafe { self.output_avx512(acc, scratch) };
         }
         #[cfg(target_arch = "x86_64")]

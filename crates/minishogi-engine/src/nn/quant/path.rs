@@ -5,6 +5,7 @@ use super::{QuantNet, Scratch, perspective};
 use crate::eval::{PathState, cp_from_logit};
 use crate::nn::feature_set::{FeatureSet, Features};
 use crate::nn::features::seed_changes;
+use crate::nn::king_piece::piece_changes;
 use crate::shogi::{Color, Move, Position};
 
 /// One ply of the path: its position, and once computed its sente-perspective inputs (the
@@ -95,36 +96,23 @@ impl<'a> QuantPathState<'a> {
             self.net.refresh(&entry.features, p, &mut entry.acc[p]);
             entry.computed[p] = true;
         }
-        // The seed's inputs change by what a move touches, found from the two positions; a
-        // larger set's are found by comparing each ply's whole extraction with its parent's.
-        let by_move = self.net.feature_set() == FeatureSet::Seed361;
+        // A move's changed inputs are found from the two positions (what the move touched),
+        // once for both perspectives; the king-piece set's pieces are merged from the two
+        // positions' piece lists. Always an update: even a king move (its block's ≤ 24 changes)
+        // changes fewer inputs than a refresh adds.
+        let king_piece = self.net.feature_set() == FeatureSet::KingPiece;
         for ply in from + 1..=self.top {
-            if !by_move {
-                self.features_at(ply);
-            }
             let (before, rest) = self.stack.split_at_mut(ply);
             let (parent, entry) = (&before[ply - 1], &mut rest[0]);
-            if by_move {
-                if !entry.has_changes {
-                    seed_changes(&parent.pos, &entry.pos, &mut entry.changes);
-                    entry.has_changes = true;
+            if !entry.has_changes {
+                seed_changes(&parent.pos, &entry.pos, &mut entry.changes);
+                if king_piece {
+                    piece_changes(&parent.pos, &entry.pos, &mut entry.changes);
                 }
-                self.net
-                    .apply_changes(p, &entry.changes, &parent.acc[p], &mut entry.acc[p]);
-            } else {
-                if !entry.has_changes {
-                    self.net
-                        .changed(&parent.features, &entry.features, &mut entry.changes);
-                    entry.has_changes = true;
-                }
-                self.net.apply(
-                    p,
-                    &entry.features,
-                    &entry.changes,
-                    &parent.acc[p],
-                    &mut entry.acc[p],
-                );
+                entry.has_changes = true;
             }
+            self.net
+                .apply_changes(p, &entry.changes, &parent.acc[p], &mut entry.acc[p]);
             entry.computed[p] = true;
         }
     }

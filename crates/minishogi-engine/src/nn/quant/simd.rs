@@ -1,55 +1,10 @@
 //! The AVX2 kernels of the quantised path, for the hot loops that the compiler does not
-//! vectorise well by itself: finding the inputs a move changed, and the second layer's dot
-//! products four rows at a time. Each has a portable twin in `mod.rs` with the same result
+//! vectorise well by itself: the second layer's dot products four rows at a time, and the
+//! accumulator update. Each has a portable twin in `mod.rs` with the same result
 //! bit for bit (integer arithmetic, sums wrapping alike); tests compare them.
 
 #[cfg(target_arch = "x86_64")]
 use std::arch::x86_64::*;
-
-use super::super::feature_set::Features;
-use super::super::features::NUM_FEATURES;
-
-/// [`super::changes::changed_inputs`] with 32 of the seed's inputs compared by one instruction: only
-/// the changed ones (a few dozen of the 361) cost a branch.
-///
-/// # Safety
-/// The CPU must have AVX2.
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2")]
-#[inline]
-pub(super) unsafe fn changed_inputs_avx2(
-    parent: &Features,
-    child: &Features,
-    changes: &mut Vec<(u16, i32)>,
-) {
-    changes.clear();
-    let (a, b) = (parent.values(), child.values());
-    let n = NUM_FEATURES;
-    const CHUNK: usize = 32;
-    let chunks = n / CHUNK;
-    for c in 0..chunks {
-        let at = c * CHUNK;
-        // SAFETY: `at + 32 <= n`: the loads stay inside both arrays.
-        let (x, y) = unsafe {
-            (
-                _mm256_loadu_si256(a.as_ptr().add(at) as *const __m256i),
-                _mm256_loadu_si256(b.as_ptr().add(at) as *const __m256i),
-            )
-        };
-        let mut differ = !(_mm256_movemask_epi8(_mm256_cmpeq_epi8(x, y)) as u32);
-        while differ != 0 {
-            let i = at + differ.trailing_zeros() as usize;
-            changes.push((i as u16, b[i] as i32 - a[i] as i32));
-            differ &= differ - 1;
-        }
-    }
-    for i in chunks * CHUNK..n {
-        if a[i] != b[i] {
-            changes.push((i as u16, b[i] as i32 - a[i] as i32));
-        }
-    }
-    super::changes::changed_beyond_seed(parent, child, changes);
-}
 
 /// The dot products of `act` with four rows of `act.len()` weights laid end to end in `rows`
 /// (`vpmaddwd`): each chunk of activations is loaded once for the four, and the four sums
