@@ -276,7 +276,7 @@ mod tests {
     use super::*;
     use crate::nn::feature_set::Features;
     use crate::shogi::Piece;
-    use crate::testing::random_positions;
+    use crate::testing::{position_pairs, random_positions};
 
     /// Every index whose sente-perspective value differs, with the difference, ascending.
     fn diff_of_extractions(before: &Position, after: &Position) -> Vec<(u16, i32)> {
@@ -296,29 +296,19 @@ mod tests {
     #[test]
     fn seed_changes_equal_the_difference_of_two_extractions() {
         let mut changes = Vec::new();
-        let mut checked = 0;
-        let positions = random_positions(600, 31, 120);
-        for (k, before) in positions.iter().enumerate() {
-            let mut afters: Vec<Position> = before
-                .legal_moves()
-                .iter()
-                .map(|&mv| before.after(mv))
-                .collect();
-            afters.push(before.clone());
-            afters.push(positions[(k + 1) % positions.len()].clone());
-            for after in &afters {
-                seed_changes(before, after, &mut changes);
-                changes.sort_unstable();
-                assert_eq!(
-                    changes,
-                    diff_of_extractions(before, after),
-                    "{} → {}",
-                    before.to_sfen(),
-                    after.to_sfen()
-                );
-                checked += 1;
-            }
+        let pairs = position_pairs(600, 31, 120);
+        for (before, after) in &pairs {
+            seed_changes(before, after, &mut changes);
+            changes.sort_unstable();
+            assert_eq!(
+                changes,
+                diff_of_extractions(before, after),
+                "{} → {}",
+                before.to_sfen(),
+                after.to_sfen()
+            );
         }
+        let checked = pairs.len();
         assert!(checked > 5000, "{checked}");
     }
 

@@ -199,7 +199,7 @@ mod tests {
     use crate::nn::feature_set::{FeatureSet, Features};
     use crate::nn::features::{SIDE_TO_MOVE_INDEX, seed_changes};
     use crate::shogi::Piece;
-    use crate::testing::random_positions;
+    use crate::testing::{position_pairs, random_positions};
 
     const SET: FeatureSet = FeatureSet::KingPiece;
 
@@ -299,30 +299,20 @@ mod tests {
             d
         };
         let mut changes = Vec::new();
-        let mut checked = 0;
-        let positions = random_positions(150, 41, 120);
-        for (k, before) in positions.iter().enumerate() {
-            let mut afters: Vec<Position> = before
-                .legal_moves()
-                .iter()
-                .map(|&mv| before.after(mv))
-                .collect();
-            afters.push(before.clone());
-            afters.push(positions[(k + 1) % positions.len()].clone());
-            for after in &afters {
-                seed_changes(before, after, &mut changes);
-                piece_changes(before, after, &mut changes);
-                changes.sort_unstable();
-                assert_eq!(
-                    changes,
-                    diff(before, after),
-                    "{} → {}",
-                    before.to_sfen(),
-                    after.to_sfen()
-                );
-                checked += 1;
-            }
+        let pairs = position_pairs(150, 41, 120);
+        for (before, after) in &pairs {
+            seed_changes(before, after, &mut changes);
+            piece_changes(before, after, &mut changes);
+            changes.sort_unstable();
+            assert_eq!(
+                changes,
+                diff(before, after),
+                "{} → {}",
+                before.to_sfen(),
+                after.to_sfen()
+            );
         }
+        let checked = pairs.len();
         assert!(checked > 1000, "{checked}");
     }
 

@@ -8,8 +8,8 @@ use crate::nn::features::seed_changes;
 use crate::nn::king_piece::piece_changes;
 use crate::shogi::{Color, Move, Position};
 
-/// One ply of the path: its position, and once computed its sente-perspective inputs (the
-/// seed's set needs them only where an accumulator is refreshed), the inputs that changed from
+/// One ply of the path: its position, and once computed its sente-perspective inputs (needed
+/// only where an accumulator is refreshed), the inputs that changed from
 /// its parent's (the same for both perspectives, so found once), and each perspective's
 /// accumulator.
 #[derive(Clone)]
@@ -97,9 +97,8 @@ impl<'a> QuantPathState<'a> {
             entry.computed[p] = true;
         }
         // A move's changed inputs are found from the two positions (what the move touched),
-        // once for both perspectives; the king-piece set's pieces are merged from the two
-        // positions' piece lists. Always an update: even a king move (its block's ≤ 24 changes)
-        // changes fewer inputs than a refresh adds.
+        // once for both perspectives, the king-piece set's pieces too. Always an update: even
+        // a king move (its block's ≤ 24 changes) changes fewer inputs than a refresh adds.
         let king_piece = self.net.feature_set() == FeatureSet::KingPiece;
         for ply in from + 1..=self.top {
             let (before, rest) = self.stack.split_at_mut(ply);
