@@ -16,7 +16,7 @@ use engine::shogi::random::random_legal_move;
 use engine::shogi::{Move, Position};
 use engine::testing::{random_positions, seeded_draw};
 use engine::train::generate_mate_dataset as mate_dataset;
-use engine::train::grow::extend_to_king_piece;
+use engine::train::grow::extend_to_king_set;
 use engine::train::trainer::{TrainConfig, Trainer};
 
 const SHAPES: [&[usize]; 5] = [
@@ -99,12 +99,18 @@ fn random_paths(games: usize, plies: usize, seed: u64) -> Vec<Vec<(Move, Positio
         .collect()
 }
 
-/// The embedded network as the engine plays it, and its king-piece extension.
+/// The embedded network as the engine plays it, and its king-piece and king-bucket extensions.
 fn bench_shipped(c: &mut Criterion) {
     let net = default_network();
-    let king_piece = extend_to_king_piece(&net).expect("the shipped network is the seed's set");
+    let extended =
+        |set| extend_to_king_set(&net, set).expect("the shipped network is the seed's set");
+    let (king_piece, king_bucket) = (
+        extended(FeatureSet::KingPiece),
+        extended(FeatureSet::KingBucket),
+    );
     bench_as_played(c, "shipped", net);
     bench_as_played(c, "king-piece", king_piece);
+    bench_as_played(c, "king-bucket", king_bucket);
 }
 
 /// `net` as the engine plays it: the quantised path by full refresh and incrementally (make,

@@ -1,5 +1,5 @@
 //! Growing a trained network into a larger one that evaluates exactly as it did, for training
-//! to go on from (`engine train --widen`, `--init king-piece`).
+//! to go on from (`engine train --widen`, `--features king-piece` or `king-bucket` from a seed network).
 
 use ndarray::{Array1, Array2, s};
 use rand::rngs::StdRng;
@@ -43,18 +43,22 @@ pub fn widen(net: &Network, width: usize, seed: u64) -> Result<Network, ShapeErr
     Network::from_layers(layers, net.hidden_activation())
 }
 
-/// `net` (of the seed's set) taking the king-piece set's inputs: the seed's 361 columns copied
-/// (the king-piece set starts with the seed's inputs, same indices), the new inputs' weights
-/// zero. It evaluates every position exactly as `net` does; training grows the new weights.
-pub fn extend_to_king_piece(net: &Network) -> Result<Network, ShapeError> {
+/// `net` (of the seed's set) taking the inputs of `set`, a set with king blocks: the seed's 361
+/// columns copied (those sets start with the seed's inputs, same indices), the new inputs'
+/// weights zero. It evaluates every position exactly as `net` does; training grows the new
+/// weights.
+pub fn extend_to_king_set(net: &Network, set: FeatureSet) -> Result<Network, ShapeError> {
     if net.feature_set() != FeatureSet::Seed361 || net.input_size() != NUM_FEATURES {
         return Err(ShapeError(format!(
-            "only a network of the seed's {NUM_FEATURES} inputs extends to the king-piece set"
+            "only a network of the seed's {NUM_FEATURES} inputs extends to the {set} set"
         )));
+    }
+    if set.king_layout().is_none() {
+        return Err(ShapeError(format!("the {set} set has no king blocks")));
     }
     let mut layers = net.layers().to_vec();
     let old = &layers[0].weights;
-    let mut w = Array2::zeros((old.nrows(), FeatureSet::KingPiece.inputs()));
+    let mut w = Array2::zeros((old.nrows(), set.inputs()));
     w.slice_mut(s![.., ..NUM_FEATURES]).assign(old);
     layers[0].weights = w;
     Network::from_layers(layers, net.hidden_activation())
@@ -67,18 +71,19 @@ mod tests {
     use crate::shogi::Position;
 
     #[test]
-    fn extending_to_king_piece_keeps_the_outputs() {
+    fn extending_to_king_sets_keeps_the_outputs() {
         let net = default_network();
-        let kp = extend_to_king_piece(&net).unwrap();
-        assert_eq!(kp.feature_set(), FeatureSet::KingPiece);
-        assert!(extend_to_king_piece(&kp).is_err());
-        let (a, b) = (
-            NetworkEvaluator::new(net, "seed").unwrap(),
-            NetworkEvaluator::new(kp, "king-piece").unwrap(),
-        );
-        assert_eq!(b.fast().feature_set(), FeatureSet::KingPiece);
-        for pos in crate::testing::random_positions(300, 4, 100) {
-            assert!((a.evaluate_logit(&pos) - b.evaluate_logit(&pos)).abs() < 1e-4);
+        assert!(extend_to_king_set(&net, FeatureSet::Seed361).is_err());
+        let a = NetworkEvaluator::new(net.clone(), "seed").unwrap();
+        for set in [FeatureSet::KingPiece, FeatureSet::KingBucket] {
+            let kp = extend_to_king_set(&net, set).unwrap();
+            assert_eq!(kp.feature_set(), set);
+            assert!(extend_to_king_set(&kp, set).is_err());
+            let b = NetworkEvaluator::new(kp, set.name()).unwrap();
+            assert_eq!(b.fast().feature_set(), set);
+            for pos in crate::testing::random_positions(300, 4, 100) {
+                assert!((a.evaluate_logit(&pos) - b.evaluate_logit(&pos)).abs() < 1e-4);
+            }
         }
     }
 

@@ -40,16 +40,18 @@ pub struct TrainArgs {
     #[arg(long, default_value = "weights/trained.bin")]
     pub out: PathBuf,
     /// Weights to start from (default: the embedded network); `none` = a fresh network of
-    /// `--arch`. A network of the seed's set given with `--features king-piece` is extended to
-    /// the king-piece inputs (the new inputs' weights zero: it evaluates as before).
+    /// `--arch`. A network of the seed's set given with `--features king-piece` (or
+    /// `king-bucket`) is extended to that set's inputs (the new inputs' weights zero: it
+    /// evaluates as before).
     #[arg(long)]
     pub init: Option<String>,
     /// Hidden layer sizes of a fresh network (`--init none`).
     #[arg(long, default_value = "64,32")]
     pub arch: String,
-    /// The network's feature set: `seed361` (the seed's 361 inputs, dense rows) or
+    /// The network's feature set: `seed361` (the seed's 361 inputs, dense rows),
     /// `king-piece` (which piece stands where, also relative to each king; 25,861 sparse
-    /// inputs, trained from packed positions by the sparse trainer).
+    /// inputs, trained from packed positions by the sparse trainer) or `king-bucket` (the
+    /// same with king squares in 8 buckets; 8,861 inputs).
     #[arg(long, default_value = "seed361")]
     pub features: FeatureSet,
     /// Widen the starting network's first hidden layer to this many units before training:
@@ -355,14 +357,15 @@ fn parse_target(args: &TrainArgs) -> Result<TargetKind, String> {
 fn initial_network(args: &TrainArgs) -> Result<Network, String> {
     let mut net = starting_network(args)?;
     if net.feature_set() != args.features {
-        if args.features != FeatureSet::KingPiece {
+        if args.features.king_layout().is_none() {
             return Err(format!(
                 "--init network takes feature set {}, not --features {}",
                 net.feature_set(),
                 args.features
             ));
         }
-        net = super::grow::extend_to_king_piece(&net).map_err(|e| format!("--init: {e}"))?;
+        net = super::grow::extend_to_king_set(&net, args.features)
+            .map_err(|e| format!("--init: {e}"))?;
     }
     match args.widen {
         Some(width) => {

@@ -5,7 +5,7 @@
 use crate::shogi::{Color, Position};
 
 use super::features::{self, FEATURE_SET_ID, FeatureSink, NUM_FEATURES, SIDE_TO_MOVE_INDEX};
-use super::king_piece;
+use super::king_piece::{self, KingLayout};
 
 /// Which inputs a network takes. A weights file names its set by [`FeatureSet::id`]; each set
 /// has its own input count (checked by a test), so a network's first layer also tells it.
@@ -17,16 +17,31 @@ pub enum FeatureSet {
     /// The seed's 361 inputs, then piece kind × square for both sides and the same pieces
     /// relative to each king (see `king_piece.rs`).
     KingPiece,
+    /// The king-piece set with king squares grouped into 8 buckets a king (8,861 inputs).
+    KingBucket,
 }
 
 impl FeatureSet {
-    pub const ALL: [FeatureSet; 2] = [FeatureSet::Seed361, FeatureSet::KingPiece];
+    pub const ALL: [FeatureSet; 3] = [
+        FeatureSet::Seed361,
+        FeatureSet::KingPiece,
+        FeatureSet::KingBucket,
+    ];
+
+    /// The king blocks' layout of a set with king blocks.
+    pub const fn king_layout(self) -> Option<KingLayout> {
+        match self {
+            FeatureSet::Seed361 => None,
+            FeatureSet::KingPiece => Some(king_piece::SQUARES),
+            FeatureSet::KingBucket => Some(king_piece::BUCKETS),
+        }
+    }
 
     /// The id stored in weights files.
     pub const fn id(self) -> u32 {
-        match self {
-            FeatureSet::Seed361 => FEATURE_SET_ID,
-            FeatureSet::KingPiece => king_piece::FEATURE_SET_ID,
+        match self.king_layout() {
+            None => FEATURE_SET_ID,
+            Some(layout) => layout.id,
         }
     }
 
@@ -41,9 +56,9 @@ impl FeatureSet {
 
     /// Number of inputs.
     pub const fn inputs(self) -> usize {
-        match self {
-            FeatureSet::Seed361 => NUM_FEATURES,
-            FeatureSet::KingPiece => king_piece::NUM_INPUTS,
+        match self.king_layout() {
+            None => NUM_FEATURES,
+            Some(layout) => layout.inputs(),
         }
     }
 
@@ -51,7 +66,7 @@ impl FeatureSet {
     pub const fn max_active(self) -> usize {
         match self {
             FeatureSet::Seed361 => NUM_FEATURES,
-            FeatureSet::KingPiece => king_piece::MAX_ACTIVE,
+            FeatureSet::KingPiece | FeatureSet::KingBucket => king_piece::MAX_ACTIVE,
         }
     }
 
@@ -60,22 +75,23 @@ impl FeatureSet {
         match self {
             FeatureSet::Seed361 => "seed361",
             FeatureSet::KingPiece => "king-piece",
+            FeatureSet::KingBucket => "king-bucket",
         }
     }
 
     /// The index a feature has for the other perspective (see [`features::other_perspective`]).
     pub fn other_perspective(self, i: usize) -> usize {
-        match self {
-            FeatureSet::Seed361 => features::other_perspective(i),
-            FeatureSet::KingPiece => king_piece::other_perspective(i),
+        match self.king_layout() {
+            None => features::other_perspective(i),
+            Some(layout) => king_piece::other_perspective(&layout, i),
         }
     }
 
     /// Human-readable name of an input.
     pub fn feature_name(self, i: usize) -> String {
-        match self {
-            FeatureSet::Seed361 => features::feature_name(i),
-            FeatureSet::KingPiece => king_piece::feature_name(i),
+        match self.king_layout() {
+            None => features::feature_name(i),
+            Some(layout) => king_piece::feature_name(&layout, i),
         }
     }
 }
@@ -92,7 +108,9 @@ impl std::str::FromStr for FeatureSet {
         FeatureSet::ALL
             .into_iter()
             .find(|set| set.name() == s.to_ascii_lowercase())
-            .ok_or_else(|| format!("unknown feature set `{s}` (expected seed361 or king-piece)"))
+            .ok_or_else(|| {
+                format!("unknown feature set `{s}` (expected seed361, king-piece or king-bucket)")
+            })
     }
 }
 
@@ -185,8 +203,8 @@ impl Features {
         self.clear();
         features::extract_seed(self, pos, perspective);
         self.seed_len = self.len;
-        if self.set == FeatureSet::KingPiece {
-            king_piece::extract_pieces(self, pos, perspective);
+        if let Some(layout) = self.set.king_layout() {
+            king_piece::extract_pieces(&layout, self, pos, perspective);
         }
         self.pieces_end = self.len;
     }

@@ -1,47 +1,143 @@
-//! The king-piece feature set ([`FeatureSet::KingPiece`](super::feature_set::FeatureSet)): the
-//! seed's 361 inputs, then which piece stands where, absolutely and relative to each king.
+//! The king-piece feature sets ([`FeatureSet::KingPiece`](super::feature_set::FeatureSet) and
+//! `KingBucket`): the seed's 361 inputs, then which piece stands where, absolutely and relative
+//! to each king.
 //!
 //! From a perspective ("own" = the side to move for the network's input; squares rotated 180°
 //! for gote as in the seed's set), a piece is `(side, kind)`: `side` 0 own, 1 opponent, `kind`
 //! the rules' [`PieceKind`] index (10 kinds, promoted ones and kings included), so `piece =
-//! side * 10 + kind` in 0..20.
+//! side * 10 + kind` in 0..20. A [`KingLayout`] says which block a king's square selects: each
+//! square its own ([`SQUARES`], the king-piece set) or squares grouped ([`BUCKETS`]).
 //!
-//! | range            | count  | meaning                                                       |
+//! | range (king-piece)  | count  | meaning                                                       |
 //! |------------------|--------|---------------------------------------------------------------|
 //! | 0..361           | 361    | the seed's inputs, same indices (attacks, occupancy, hands, side to move) |
 //! | 361..861         | 500    | piece-square: `361 + piece * 25 + square`                    |
-//! | 861..13361       | 12,500 | own king's square × piece-square: `861 + own_king * 500 + piece * 25 + square` |
-//! | 13361..25861     | 12,500 | the opponent king's square × piece-square, the same way       |
+//! | 861..13361       | 12,500 | own king's block × piece-square: `861 + block * 500 + piece * 25 + square` |
+//! | 13361..25861     | 12,500 | the opponent king's block × piece-square, the same way       |
 //!
 //! The king blocks are HalfKP's "king square × piece × square" for both kings (HalfKA: kings
 //! included as pieces). The seed's attack planes stay: they say what the pieces reach (sliders'
 //! lines, defended squares), which no piece-square input says, and keeping the seed's indices
 //! lets a king-piece network start from a trained seed network (its 361 columns copied, the new
-//! ones zero: the same evaluation), which a few minutes of training then improve.
+//! ones zero: the same evaluation), which a few minutes of training then improve. The bucketed
+//! layout has 8 blocks a king instead of 25 (8,861 inputs): a third of the weights, each block
+//! seen three times as often in the data, and a king move inside its bucket changes 2 inputs a
+//! block, not 24.
 //!
 //! One perspective's king blocks are the other's with own and opponent swapped, so, as for the
 //! seed's set, [`other_perspective`] is a permutation and one feature vector per position serves
-//! both accumulators of the quantised path. A king move changes its block's ≤ 12 inputs
-//! (removed at the old square, added at the new) in both perspectives; [`piece_changes`] finds
-//! a move's changes from the two positions for the quantised update.
+//! both accumulators of the quantised path. A king move to another block changes its block's
+//! ≤ 12 inputs (removed at the old block, added at the new) in both perspectives;
+//! [`piece_changes`] finds a move's changes from the two positions for the quantised update.
 
 use super::features::{
     FeatureSink, NUM_FEATURES, changed_squares, feature_name as seed_feature_name,
 };
 use crate::shogi::{Bitboard, Color, Piece, PieceKind, Position, Square};
 
-/// Weights files name this set by this id.
-pub const FEATURE_SET_ID: u32 = 2;
 /// `(side, kind)` pairs.
 pub const PIECES: usize = 2 * PieceKind::COUNT;
 /// One piece-square block: 500 inputs.
 pub const BLOCK: usize = PIECES * 25;
 pub const PIECE_SQUARE_OFFSET: usize = NUM_FEATURES;
 pub const OWN_KING_OFFSET: usize = PIECE_SQUARE_OFFSET + BLOCK;
-pub const OPP_KING_OFFSET: usize = OWN_KING_OFFSET + 25 * BLOCK;
-pub const NUM_INPUTS: usize = OPP_KING_OFFSET + 25 * BLOCK;
 /// Minishogi has 12 pieces: at most 12 on the board, each in three blocks.
 pub const MAX_ACTIVE: usize = NUM_FEATURES + 3 * 12;
+
+/// Which block of a king's inputs a king square selects, for the own king and the opponent's
+/// (squares oriented for the perspective), and how a block index reads from the other side.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct KingLayout {
+    /// Weights files name the set by this id.
+    pub id: u32,
+    /// Blocks a king.
+    pub blocks: usize,
+    own: [u8; 25],
+    opp: [u8; 25],
+    /// The own king's block `b` is the other perspective's opponent block `swap[b]` (and back).
+    swap: [u8; 25],
+}
+
+const fn identity() -> [u8; 25] {
+    let mut t = [0u8; 25];
+    let mut i = 0;
+    while i < 25 {
+        t[i] = i as u8;
+        i += 1;
+    }
+    t
+}
+
+const fn rotated(t: [u8; 25]) -> [u8; 25] {
+    let mut r = [0u8; 25];
+    let mut i = 0;
+    while i < 25 {
+        r[i] = t[24 - i];
+        i += 1;
+    }
+    r
+}
+
+/// The king-piece set: a block for every king square (the opponent's too as this side sees it).
+pub const SQUARES: KingLayout = KingLayout {
+    id: 2,
+    blocks: 25,
+    own: identity(),
+    opp: identity(),
+    swap: rotated(identity()),
+};
+
+/// King squares by bucket, from the king's own side (rank `e` is its back rank; index = rank ·
+/// 5 + file − 1): on the back two ranks the files 5–4, 3 and 2–1 apart (where a king castles
+/// decides its shelter), the middle rank one bucket, the far two ranks another (rarely reached).
+const BUCKET_OF_SQUARE: [u8; 25] = [
+    7, 7, 7, 7, 7, // rank a
+    7, 7, 7, 7, 7, // rank b
+    6, 6, 6, 6, 6, // rank c
+    5, 5, 4, 3, 3, // rank d: files 1, 2 | 3 | 4, 5
+    2, 2, 1, 0, 0, // rank e
+];
+
+/// The king-bucket set: 8 blocks a king ([`BUCKET_OF_SQUARE`]); the opponent king's bucket is
+/// read from its own side, so a block is the same bucket in both perspectives.
+pub const BUCKETS: KingLayout = KingLayout {
+    id: 3,
+    blocks: 8,
+    own: BUCKET_OF_SQUARE,
+    opp: rotated(BUCKET_OF_SQUARE),
+    swap: identity(),
+};
+
+impl KingLayout {
+    /// Where the opponent king's blocks start.
+    pub const fn opp_offset(&self) -> usize {
+        OWN_KING_OFFSET + self.blocks * BLOCK
+    }
+
+    /// Number of inputs.
+    pub const fn inputs(&self) -> usize {
+        OWN_KING_OFFSET + 2 * self.blocks * BLOCK
+    }
+
+    /// First input of the own king's block for its (oriented) square `k`.
+    fn own_block(&self, k: usize) -> usize {
+        OWN_KING_OFFSET + self.own[k] as usize * BLOCK
+    }
+
+    /// First input of the opponent king's block for its (oriented) square `k`.
+    fn opp_block(&self, k: usize) -> usize {
+        self.opp_offset() + self.opp[k] as usize * BLOCK
+    }
+
+    /// The squares of the own king's block `b`, as text (`5e` or `5e 4e`).
+    fn block_squares(&self, b: usize) -> String {
+        let squares: Vec<String> = (0..25)
+            .filter(|&k| self.own[k] as usize == b)
+            .map(|k| Square::from_index(k).to_string())
+            .collect();
+        squares.join(" ")
+    }
+}
 
 /// Index of `(side, kind)` on `sq` in a piece-square block.
 #[inline(always)]
@@ -52,7 +148,12 @@ pub const fn piece_square(side: usize, kind: usize, sq: usize) -> usize {
 /// Adds the piece inputs of `pos` seen by `perspective` (the seed's are already in `f`), in
 /// ascending order as [`Features`](super::feature_set::Features) keeps them: the board's piece-squares sorted, then the three
 /// blocks one after the other.
-pub(super) fn extract_pieces(f: &mut impl FeatureSink, pos: &Position, perspective: Color) {
+pub(super) fn extract_pieces(
+    layout: &KingLayout,
+    f: &mut impl FeatureSink,
+    pos: &Position,
+    perspective: Color,
+) {
     let orient = |sq: Square| match perspective {
         Color::Sente => sq.index(),
         Color::Gote => sq.flip().index(),
@@ -77,8 +178,8 @@ pub(super) fn extract_pieces(f: &mut impl FeatureSink, pos: &Position, perspecti
     squares.sort_unstable();
     let blocks = [
         Some(PIECE_SQUARE_OFFSET),
-        own_king.map(|k| OWN_KING_OFFSET + k * BLOCK),
-        opp_king.map(|k| OPP_KING_OFFSET + k * BLOCK),
+        own_king.map(|k| layout.own_block(k)),
+        opp_king.map(|k| layout.opp_block(k)),
     ];
     for base in blocks.into_iter().flatten() {
         for &ps in squares.iter() {
@@ -89,25 +190,33 @@ pub(super) fn extract_pieces(f: &mut impl FeatureSink, pos: &Position, perspecti
 
 /// Appends to `changes` the inputs past the seed's that differ between `before` and `after`
 /// (sente's view), as `(index, after − before)`, from what differs, not from two extractions:
-/// in each block whose king stayed (and the plain piece-square block) the pieces of the squares
-/// that changed, and in a block whose king moved all its pieces, out of the old block and into
-/// the new. With [`seed_changes`](super::features::seed_changes) first, all of a move's changes.
-pub fn piece_changes(before: &Position, after: &Position, changes: &mut Vec<(u16, i32)>) {
+/// in each king's block that stayed the same (and the plain piece-square block) the pieces of
+/// the squares that changed, and where a king's move changed its block all its pieces, out of
+/// the old block and into the new (a king moving inside its bucket is an ordinary piece). With [`seed_changes`](super::features::seed_changes) first, all of a move's changes.
+pub fn piece_changes(
+    layout: &KingLayout,
+    before: &Position,
+    after: &Position,
+    changes: &mut Vec<(u16, i32)>,
+) {
     // Sente's view: sente's pieces are "own", squares unrotated.
     let index = |p: Piece, sq: Square| piece_square(p.color.index(), p.kind.index(), sq.index());
-    let king_block = |pos: &Position, color: Color, offset: usize| {
-        pos.king_square(color).map(|k| offset + k.index() * BLOCK)
+    let king_block = |pos: &Position, color: Color| {
+        pos.king_square(color).map(|k| match color {
+            Color::Sente => layout.own_block(k.index()),
+            Color::Gote => layout.opp_block(k.index()),
+        })
     };
     let differ = changed_squares(before, after);
     let blocks = [
         (Some(PIECE_SQUARE_OFFSET), Some(PIECE_SQUARE_OFFSET)),
         (
-            king_block(before, Color::Sente, OWN_KING_OFFSET),
-            king_block(after, Color::Sente, OWN_KING_OFFSET),
+            king_block(before, Color::Sente),
+            king_block(after, Color::Sente),
         ),
         (
-            king_block(before, Color::Gote, OPP_KING_OFFSET),
-            king_block(after, Color::Gote, OPP_KING_OFFSET),
+            king_block(before, Color::Gote),
+            king_block(after, Color::Gote),
         ),
     ];
     for (old, new) in blocks {
@@ -142,21 +251,22 @@ const fn flip_piece_square(ps: usize) -> usize {
 
 /// The index an input has for the other perspective: the seed's inputs as the seed's set maps
 /// them, piece-squares with sides swapped and squares rotated, and the own king's block
-/// becoming the opponent king's (its king square rotated) and back.
-pub fn other_perspective(i: usize) -> usize {
+/// becoming the opponent king's (its block as the layout's `swap` reads it) and back.
+pub fn other_perspective(layout: &KingLayout, i: usize) -> usize {
+    let opp_offset = layout.opp_offset();
     if i < PIECE_SQUARE_OFFSET {
         super::features::other_perspective(i)
     } else if i < OWN_KING_OFFSET {
         PIECE_SQUARE_OFFSET + flip_piece_square(i - PIECE_SQUARE_OFFSET)
     } else {
-        let (from, to) = if i < OPP_KING_OFFSET {
-            (OWN_KING_OFFSET, OPP_KING_OFFSET)
+        let (from, to) = if i < opp_offset {
+            (OWN_KING_OFFSET, opp_offset)
         } else {
-            (OPP_KING_OFFSET, OWN_KING_OFFSET)
+            (opp_offset, OWN_KING_OFFSET)
         };
         let j = i - from;
-        let (king, ps) = (j / BLOCK, j % BLOCK);
-        to + (24 - king) * BLOCK + flip_piece_square(ps)
+        let (block, ps) = (j / BLOCK, j % BLOCK);
+        to + layout.swap[block] as usize * BLOCK + flip_piece_square(ps)
     }
 }
 
@@ -171,23 +281,23 @@ fn piece_square_name(ps: usize) -> String {
     format!("{side} {kind:?} on {}", Square::from_index(sq)).to_lowercase()
 }
 
-/// Human-readable name of an input, e.g. `own king 5e: opp gold on 4d`.
-pub fn feature_name(i: usize) -> String {
+/// Human-readable name of an input, e.g. `own king 5e: opp gold on 4d` (`own king 4e 5e: …`
+/// for a bucket). An opponent block's squares are as this side sees them in the king-piece
+/// set, as the opponent sees them in the bucketed one (`opp` is `own` rotated there).
+pub fn feature_name(layout: &KingLayout, i: usize) -> String {
+    let opp_offset = layout.opp_offset();
     if i < PIECE_SQUARE_OFFSET {
         seed_feature_name(i)
     } else if i < OWN_KING_OFFSET {
         piece_square_name(i - PIECE_SQUARE_OFFSET)
-    } else if i < NUM_INPUTS {
-        let (who, j) = if i < OPP_KING_OFFSET {
+    } else if i < layout.inputs() {
+        let (who, j) = if i < opp_offset {
             ("own", i - OWN_KING_OFFSET)
         } else {
-            ("opp", i - OPP_KING_OFFSET)
+            ("opp", i - opp_offset)
         };
-        format!(
-            "{who} king {}: {}",
-            Square::from_index(j / BLOCK),
-            piece_square_name(j % BLOCK)
-        )
+        let squares = layout.block_squares(j / BLOCK);
+        format!("{who} king {squares}: {}", piece_square_name(j % BLOCK))
     } else {
         format!("feature {i} (out of range)")
     }
@@ -201,7 +311,11 @@ mod tests {
     use crate::shogi::Piece;
     use crate::testing::{position_pairs, random_positions};
 
-    const SET: FeatureSet = FeatureSet::KingPiece;
+    /// Both sets with their layouts.
+    const SETS: [(FeatureSet, KingLayout); 2] = [
+        (FeatureSet::KingPiece, SQUARES),
+        (FeatureSet::KingBucket, BUCKETS),
+    ];
 
     fn sq(usi: &str) -> Square {
         let b = usi.as_bytes();
@@ -210,41 +324,51 @@ mod tests {
 
     #[test]
     fn sets_have_distinct_ids_and_input_counts() {
-        assert_eq!(NUM_INPUTS, 25_861);
+        assert_eq!(SQUARES.inputs(), 25_861);
+        assert_eq!(BUCKETS.inputs(), 8_861);
         for a in FeatureSet::ALL {
             assert_eq!(FeatureSet::from_id(a.id()), Some(a));
             assert_eq!(FeatureSet::with_inputs(a.inputs()), Some(a));
             assert_eq!(a.name().parse::<FeatureSet>(), Ok(a));
         }
+        for (set, layout) in SETS {
+            assert_eq!(set.king_layout(), Some(layout));
+            assert_eq!((set.id(), set.inputs()), (layout.id, layout.inputs()));
+        }
         assert!("bogus".parse::<FeatureSet>().is_err());
+        // Every bucket holds a square.
+        assert!((0..BUCKETS.blocks).all(|b| !BUCKETS.block_squares(b).is_empty()));
     }
 
     #[test]
     fn start_position_by_hand() {
         let pos = Position::startpos();
-        let f = Features::of_set(SET, &pos);
         let seed = Features::from_position(&pos);
-        assert_eq!(&f.values()[..NUM_FEATURES], seed.values());
-        // Sente to move: own king on 5e, opponent king on 1a.
-        let k = sq("5e").index();
         let gold = piece_square(0, PieceKind::Gold.index(), sq("4e").index());
-        assert_eq!(f.get(PIECE_SQUARE_OFFSET + gold), 1);
-        assert_eq!(f.get(OWN_KING_OFFSET + k * BLOCK + gold), 1);
         let opp_pawn = piece_square(1, PieceKind::Pawn.index(), sq("1b").index());
-        let opp_k = sq("1a").index();
-        assert_eq!(f.get(OPP_KING_OFFSET + opp_k * BLOCK + opp_pawn), 1);
-        assert_eq!(f.nonzero().count(), seed.nonzero().count() + 3 * 12);
-        assert_eq!(
-            feature_name(OWN_KING_OFFSET + k * BLOCK + gold),
-            "own king 5e: own gold on 4e"
-        );
-        // Gote to move sees the same start position the same way (it is symmetric).
-        let mut g = pos.clone();
-        g.set_side_to_move(Color::Gote);
-        let fg = Features::of_set(SET, &g);
-        for i in 0..NUM_INPUTS {
-            if i != SIDE_TO_MOVE_INDEX {
-                assert_eq!(f.get(i), fg.get(i), "{}", feature_name(i));
+        // Sente to move: own king on 5e, opponent king on 1a (5e from its own side).
+        for ((set, layout), (own, opp), name) in [
+            (SETS[0], (24, 0), "own king 5e: own gold on 4e"),
+            (SETS[1], (0, 0), "own king 4e 5e: own gold on 4e"),
+        ]
+        .into_iter()
+        .map(|(s, (own, opp), n)| (s, (own * BLOCK, opp * BLOCK), n))
+        {
+            let f = Features::of_set(set, &pos);
+            assert_eq!(&f.values()[..NUM_FEATURES], seed.values());
+            assert_eq!(f.get(PIECE_SQUARE_OFFSET + gold), 1);
+            assert_eq!(f.get(OWN_KING_OFFSET + own + gold), 1);
+            assert_eq!(f.get(layout.opp_offset() + opp + opp_pawn), 1);
+            assert_eq!(f.nonzero().count(), seed.nonzero().count() + 3 * 12);
+            assert_eq!(feature_name(&layout, OWN_KING_OFFSET + own + gold), name);
+            // Gote to move sees the same start position the same way (it is symmetric).
+            let mut g = pos.clone();
+            g.set_side_to_move(Color::Gote);
+            let fg = Features::of_set(set, &g);
+            for i in 0..layout.inputs() {
+                if i != SIDE_TO_MOVE_INDEX {
+                    assert_eq!(f.get(i), fg.get(i), "{}", feature_name(&layout, i));
+                }
             }
         }
     }
@@ -254,31 +378,33 @@ mod tests {
         let mut pos = Position::empty();
         pos.put_piece(sq("3c"), Piece::new(Color::Sente, PieceKind::Silver));
         pos.put_piece(sq("1a"), Piece::new(Color::Gote, PieceKind::King));
-        let f = Features::of_set(SET, &pos);
-        let own_block = OWN_KING_OFFSET..OPP_KING_OFFSET;
-        assert!(f.nonzero().all(|(i, _)| !own_block.contains(&i)));
-        assert_eq!(
-            f.nonzero().filter(|&(i, _)| i >= OPP_KING_OFFSET).count(),
-            2
-        );
+        for (set, layout) in SETS {
+            let f = Features::of_set(set, &pos);
+            let own_block = OWN_KING_OFFSET..layout.opp_offset();
+            assert!(f.nonzero().all(|(i, _)| !own_block.contains(&i)));
+            let in_opp_block = |&(i, _): &(usize, u8)| i >= layout.opp_offset();
+            assert_eq!(f.nonzero().filter(in_opp_block).count(), 2);
+        }
     }
 
     #[test]
     fn colour_flipped_mirror_gives_same_features() {
-        for pos in random_positions(500, 12, 120) {
-            let a = Features::of_set(SET, &pos);
-            let b = Features::of_set(SET, &pos.flipped());
-            for (i, v) in a.nonzero() {
-                if i != SIDE_TO_MOVE_INDEX {
-                    assert_eq!(b.get(i), v, "{}", feature_name(i));
+        for (set, layout) in SETS {
+            for pos in random_positions(300, 12, 120) {
+                let a = Features::of_set(set, &pos);
+                let b = Features::of_set(set, &pos.flipped());
+                for (i, v) in a.nonzero() {
+                    if i != SIDE_TO_MOVE_INDEX {
+                        assert_eq!(b.get(i), v, "{}", feature_name(&layout, i));
+                    }
                 }
+                let board = |f: &Features| {
+                    f.nonzero()
+                        .filter(|&(i, _)| i != SIDE_TO_MOVE_INDEX)
+                        .count()
+                };
+                assert_eq!(board(&a), board(&b));
             }
-            let board = |f: &Features| {
-                f.nonzero()
-                    .filter(|&(i, _)| i != SIDE_TO_MOVE_INDEX)
-                    .count()
-            };
-            assert_eq!(board(&a), board(&b));
         }
     }
 
@@ -287,50 +413,55 @@ mod tests {
     /// promotions), a null move and between unrelated positions.
     #[test]
     fn piece_changes_equal_the_difference_of_two_extractions() {
-        let diff = |before: &Position, after: &Position| {
-            let (mut a, mut b) = (Features::for_set(SET), Features::for_set(SET));
-            a.extract_perspective(before, Color::Sente);
-            b.extract_perspective(after, Color::Sente);
-            let mut d: Vec<(u16, i32)> = (0..NUM_INPUTS)
-                .filter(|&i| a.get(i) != b.get(i))
-                .map(|i| (i as u16, b.get(i) as i32 - a.get(i) as i32))
-                .collect();
-            d.sort_unstable();
-            d
-        };
-        let mut changes = Vec::new();
         let pairs = position_pairs(150, 41, 120);
-        for (before, after) in &pairs {
-            seed_changes(before, after, &mut changes);
-            piece_changes(before, after, &mut changes);
-            changes.sort_unstable();
-            assert_eq!(
-                changes,
-                diff(before, after),
-                "{} → {}",
-                before.to_sfen(),
-                after.to_sfen()
-            );
+        assert!(pairs.len() > 1000, "{}", pairs.len());
+        for (set, layout) in SETS {
+            let diff = |before: &Position, after: &Position| {
+                let (mut a, mut b) = (Features::for_set(set), Features::for_set(set));
+                a.extract_perspective(before, Color::Sente);
+                b.extract_perspective(after, Color::Sente);
+                let mut d: Vec<(u16, i32)> = (0..layout.inputs())
+                    .filter(|&i| a.get(i) != b.get(i))
+                    .map(|i| (i as u16, b.get(i) as i32 - a.get(i) as i32))
+                    .collect();
+                d.sort_unstable();
+                d
+            };
+            let mut changes = Vec::new();
+            for (before, after) in &pairs {
+                seed_changes(before, after, &mut changes);
+                piece_changes(&layout, before, after, &mut changes);
+                changes.sort_unstable();
+                assert_eq!(
+                    changes,
+                    diff(before, after),
+                    "{set}: {} → {}",
+                    before.to_sfen(),
+                    after.to_sfen()
+                );
+            }
         }
-        let checked = pairs.len();
-        assert!(checked > 1000, "{checked}");
     }
 
     #[test]
     fn perspectives_are_a_permutation_of_each_other() {
-        let mut seen = vec![false; NUM_INPUTS];
-        for i in 0..NUM_INPUTS {
-            assert_eq!(other_perspective(other_perspective(i)), i);
-            seen[other_perspective(i)] = true;
-        }
-        assert!(seen.iter().all(|&s| s));
-        let (mut sente, mut gote) = (Features::for_set(SET), Features::for_set(SET));
-        for pos in random_positions(500, 18, 120) {
-            sente.extract_perspective(&pos, Color::Sente);
-            gote.extract_perspective(&pos, Color::Gote);
-            assert_eq!(sente.nonzero().count(), gote.nonzero().count());
-            for (i, v) in sente.nonzero() {
-                assert_eq!(gote.get(other_perspective(i)), v, "{}", feature_name(i));
+        for (set, layout) in SETS {
+            let inputs = layout.inputs();
+            let mut seen = vec![false; inputs];
+            for i in 0..inputs {
+                assert_eq!(other_perspective(&layout, other_perspective(&layout, i)), i);
+                seen[other_perspective(&layout, i)] = true;
+            }
+            assert!(seen.iter().all(|&s| s));
+            let (mut sente, mut gote) = (Features::for_set(set), Features::for_set(set));
+            for pos in random_positions(300, 18, 120) {
+                sente.extract_perspective(&pos, Color::Sente);
+                gote.extract_perspective(&pos, Color::Gote);
+                assert_eq!(sente.nonzero().count(), gote.nonzero().count());
+                for (i, v) in sente.nonzero() {
+                    let j = other_perspective(&layout, i);
+                    assert_eq!(gote.get(j), v, "{}", feature_name(&layout, i));
+                }
             }
         }
     }

@@ -198,7 +198,7 @@ pub fn feature_groups(set: FeatureSet) -> Vec<(String, Range<usize>)> {
         "side to move".to_string(),
         SIDE_TO_MOVE_INDEX..SIDE_TO_MOVE_INDEX + 1,
     ));
-    if set == FeatureSet::KingPiece {
+    if let Some(layout) = set.king_layout() {
         use king_piece::*;
         g.push((
             "piece-square".to_string(),
@@ -206,11 +206,11 @@ pub fn feature_groups(set: FeatureSet) -> Vec<(String, Range<usize>)> {
         ));
         g.push((
             "pieces by own king".to_string(),
-            OWN_KING_OFFSET..OPP_KING_OFFSET,
+            OWN_KING_OFFSET..layout.opp_offset(),
         ));
         g.push((
             "pieces by opp king".to_string(),
-            OPP_KING_OFFSET..NUM_INPUTS,
+            layout.opp_offset()..layout.inputs(),
         ));
     }
     g
@@ -275,7 +275,11 @@ mod tests {
 
     #[test]
     fn feature_groups_cover_every_input_once() {
-        for (set, groups) in [(FeatureSet::Seed361, 17), (FeatureSet::KingPiece, 20)] {
+        for (set, groups) in [
+            (FeatureSet::Seed361, 17),
+            (FeatureSet::KingPiece, 20),
+            (FeatureSet::KingBucket, 20),
+        ] {
             let mut seen = vec![0u8; set.inputs()];
             for (_, r) in feature_groups(set) {
                 for i in r {

@@ -327,7 +327,7 @@ mod tests {
             decode(&forge(&p)),
             Err(WeightsError::InputMismatch {
                 found: NUM_FEATURES,
-                expected: crate::nn::king_piece::NUM_INPUTS
+                expected: 25_861
             })
         ));
 

@@ -113,13 +113,17 @@ fn incremental_accumulators_equal_a_refresh_at_every_node() {
 
 #[test]
 fn king_piece_accumulators_equal_a_refresh_at_every_node() {
-    let inputs = FeatureSet::KingPiece.inputs();
+    let (squares, buckets) = (
+        FeatureSet::KingPiece.inputs(),
+        FeatureSet::KingBucket.inputs(),
+    );
     for (sizes, act, seed) in [
-        (vec![inputs, 256, 32, 1], Activation::Relu, 11),
-        (vec![inputs, 128, 16, 1], Activation::ClippedRelu, 12),
+        (vec![squares, 256, 32, 1], Activation::Relu, 11),
+        (vec![squares, 128, 16, 1], Activation::ClippedRelu, 12),
+        (vec![buckets, 256, 32, 1], Activation::Relu, 13),
     ] {
         let q = QuantNet::from_network(&random_net(&sizes, act, seed)).unwrap();
-        assert_eq!(q.feature_set(), FeatureSet::KingPiece);
+        assert_eq!(q.feature_set(), FeatureSet::with_inputs(sizes[0]).unwrap());
         let (checked, played) = walk_and_compare(&q, 40, seed);
         assert!(checked > 1000, "{checked} nodes");
         assert!(
@@ -134,7 +138,11 @@ fn king_piece_accumulators_equal_a_refresh_at_every_node() {
 
 #[test]
 fn portable_path_equals_vectorised_path() {
-    for inputs in [NUM_FEATURES, FeatureSet::KingPiece.inputs()] {
+    for inputs in [
+        NUM_FEATURES,
+        FeatureSet::KingPiece.inputs(),
+        FeatureSet::KingBucket.inputs(),
+    ] {
         portable_equals_vectorised(&random_net(&[inputs, 256, 32, 1], Activation::Relu, 4));
     }
 }
@@ -170,6 +178,7 @@ fn every_instruction_level_equals_the_portable_code() {
         (vec![NUM_FEATURES, 256, 32, 1], 6),
         (vec![NUM_FEATURES, 136, 18, 8, 1], 7),
         (vec![FeatureSet::KingPiece.inputs(), 256, 32, 1], 8),
+        (vec![FeatureSet::KingBucket.inputs(), 256, 32, 1], 9),
     ] {
         let q = QuantNet::from_network(&random_net(&sizes, Activation::Relu, seed)).unwrap();
         let set = q.feature_set();
@@ -183,8 +192,8 @@ fn every_instruction_level_equals_the_portable_code() {
                 let child = pos.after(*mv);
                 child_f.extract_perspective(&child, Color::Sente);
                 seed_changes(&pos, &child, &mut changes);
-                if set == FeatureSet::KingPiece {
-                    piece_changes(&pos, &child, &mut changes);
+                if let Some(layout) = set.king_layout() {
+                    piece_changes(&layout, &pos, &child, &mut changes);
                 }
                 for p in 0..2 {
                     q.refresh_impl(&parent_f, p, &mut parent_acc);
