@@ -1,5 +1,6 @@
 //! Growing a trained network into a larger one that evaluates exactly as it did, for training
-//! to go on from (`engine train --widen`, `--features king-piece` or `king-bucket` from a seed network).
+//! to go on from (`engine train --widen`; `--features king-piece` or `king-bucket` from a seed
+//! network).
 
 use ndarray::{Array1, Array2, s};
 use rand::rngs::StdRng;

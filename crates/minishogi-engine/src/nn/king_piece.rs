@@ -8,7 +8,7 @@
 //! side * 10 + kind` in 0..20. A [`KingLayout`] says which block a king's square selects: each
 //! square its own ([`SQUARES`], the king-piece set) or squares grouped ([`BUCKETS`]).
 //!
-//! | range (king-piece)  | count  | meaning                                                       |
+//! | range (king-piece) | count | meaning                                                       |
 //! |------------------|--------|---------------------------------------------------------------|
 //! | 0..361           | 361    | the seed's inputs, same indices (attacks, occupancy, hands, side to move) |
 //! | 361..861         | 500    | piece-square: `361 + piece * 25 + square`                    |
@@ -192,7 +192,8 @@ pub(super) fn extract_pieces(
 /// (sente's view), as `(index, after − before)`, from what differs, not from two extractions:
 /// in each king's block that stayed the same (and the plain piece-square block) the pieces of
 /// the squares that changed, and where a king's move changed its block all its pieces, out of
-/// the old block and into the new (a king moving inside its bucket is an ordinary piece). With [`seed_changes`](super::features::seed_changes) first, all of a move's changes.
+/// the old block and into the new (a king moving inside its bucket is an ordinary piece). With
+/// [`seed_changes`](super::features::seed_changes) first, all of a move's changes.
 pub fn piece_changes(
     layout: &KingLayout,
     before: &Position,
@@ -347,13 +348,12 @@ mod tests {
         let gold = piece_square(0, PieceKind::Gold.index(), sq("4e").index());
         let opp_pawn = piece_square(1, PieceKind::Pawn.index(), sq("1b").index());
         // Sente to move: own king on 5e, opponent king on 1a (5e from its own side).
+        // (own block, opponent block) × BLOCK: 5e is square 24, bucket 0; 1a seen from gote is
+        // 5e, in bucket 0, and in the king-piece set square 0 as sente sees it.
         for ((set, layout), (own, opp), name) in [
-            (SETS[0], (24, 0), "own king 5e: own gold on 4e"),
+            (SETS[0], (24 * BLOCK, 0), "own king 5e: own gold on 4e"),
             (SETS[1], (0, 0), "own king 4e 5e: own gold on 4e"),
-        ]
-        .into_iter()
-        .map(|(s, (own, opp), n)| (s, (own * BLOCK, opp * BLOCK), n))
-        {
+        ] {
             let f = Features::of_set(set, &pos);
             assert_eq!(&f.values()[..NUM_FEATURES], seed.values());
             assert_eq!(f.get(PIECE_SQUARE_OFFSET + gold), 1);
