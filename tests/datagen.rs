@@ -277,6 +277,21 @@ fn training_on_shards_writes_weights_metrics_and_a_plot_and_resumes() {
     assert!(e.contains("--restart"), "{e}");
     run_ok(train(&data, &resumed, 1).args(["--target", "td", "--restart"]));
 
+    // `--max-score` leaves out positions the search scored beyond it, and no others.
+    let trained_on = |extra: &[&str]| -> usize {
+        let (o, _) = run_ok(train(&data, &dir.join("m.bin"), 1).args(extra));
+        let err = String::from_utf8_lossy(&o.stderr).into_owned();
+        let count = err
+            .split("train: ")
+            .find_map(|s| s.split(" training and ").next()?.parse().ok());
+        count.unwrap_or_else(|| panic!("no position count in: {err}"))
+    };
+    let all = trained_on(&["--restart"]);
+    let near_level = trained_on(&["--restart", "--max-score", "150"]);
+    let wide = trained_on(&["--restart", "--max-score", "30000"]);
+    assert!(0 < near_level && near_level < all, "{near_level} of {all}");
+    assert!(near_level < wide && wide <= all, "{wide} of {all}");
+
     // Bad input names what is wrong.
     let e = run_err(train(&data, &resumed, 1).args(["--target", "nope"]));
     assert!(e.contains("unknown --target 'nope'"), "{e}");
@@ -384,5 +399,27 @@ fn king_piece_training_extends_the_network_plays_and_resumes() {
     );
     let e = run_err(train(&data, &dir.join("z.bin"), 1).args(["--features", "nope"]));
     assert!(e.contains("unknown feature set"), "{e}");
+
+    // The piece-bucket set has no seed inputs to start from: fresh only, and then it plays.
+    let e = run_err(train(&data, &dir.join("p.bin"), 1).args(["--features", "piece-bucket"]));
+    assert!(e.contains("--init none"), "{e}");
+    let pieces = dir.join("pieces.bin");
+    run_ok(train(&data, &pieces, 1).args([
+        "--features",
+        "piece-bucket",
+        "--init",
+        "none",
+        "--arch",
+        "32,8",
+    ]));
+    let net = engine::nn::load_from_path(&pieces).unwrap();
+    assert_eq!(net.feature_set(), engine::nn::FeatureSet::PieceBucket);
+    let o = Command::new(ENGINE)
+        .args(["bench", "--depth", "5", "--eval-file"])
+        .arg(&pieces)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(String::from_utf8_lossy(&o.stdout).contains("Bench: "));
     std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -57,6 +57,11 @@ pub fn extend_to_king_set(net: &Network, set: FeatureSet) -> Result<Network, Sha
     if set.king_layout().is_none() {
         return Err(ShapeError(format!("the {set} set has no king blocks")));
     }
+    if !set.has_seed() {
+        return Err(ShapeError(format!(
+            "the {set} set does not start with the seed's inputs: train it from --init none"
+        )));
+    }
     let mut layers = net.layers().to_vec();
     let old = &layers[0].weights;
     let mut w = Array2::zeros((old.nrows(), set.inputs()));

@@ -50,8 +50,9 @@ pub struct TrainArgs {
     pub arch: String,
     /// The network's feature set: `seed361` (the seed's 361 inputs, dense rows),
     /// `king-piece` (which piece stands where, also relative to each king; 25,861 sparse
-    /// inputs, trained from packed positions by the sparse trainer) or `king-bucket` (the
-    /// same with king squares in 8 buckets; 8,861 inputs).
+    /// inputs, trained from packed positions by the sparse trainer), `king-bucket` (the
+    /// same with king squares in 8 buckets; 8,861 inputs) or `piece-bucket` (king-bucket
+    /// without the seed's attack and presence planes; 8,511 inputs, from `--init none`).
     #[arg(long, default_value = "seed361")]
     pub features: FeatureSet,
     /// Widen the starting network's first hidden layer to this many units before training:
@@ -79,6 +80,10 @@ pub struct TrainArgs {
     /// evaluation); also positions with a mate score.
     #[arg(long)]
     pub quiet_only: bool,
+    /// Skip positions whose search score is beyond ± this many centipawns (mate scores
+    /// included): a decided position teaches a static evaluation little. 0 keeps them all.
+    #[arg(long, default_value_t = 0)]
+    pub max_score: u32,
     #[arg(long, default_value_t = 8)]
     pub epochs: usize,
     #[arg(long, default_value_t = 5e-4)]
@@ -269,6 +274,11 @@ fn load_data(
                 {
                     continue;
                 }
+                if args.max_score > 0
+                    && (record.is_mate_score() || record.score.unsigned_abs() > args.max_score)
+                {
+                    continue;
+                }
                 let pos = record.position.unpack().ok_or_else(|| {
                     format!(
                         "{}: game {} holds an invalid position",
@@ -307,10 +317,14 @@ struct Checkpoint {
 /// The options that decide a run's results (not `--epochs`, so a finished run can be extended).
 fn settings(args: &TrainArgs) -> String {
     // The seed's set is not named, so that runs from before the option still resume.
-    let features = match args.features {
+    let mut features = match args.features {
         FeatureSet::Seed361 => String::new(),
         other => format!(" features={other}"),
     };
+    // Likewise named only when set.
+    if args.max_score > 0 {
+        features.push_str(&format!(" max_score={}", args.max_score));
+    }
     format!(
         "data={:?} init={:?} arch={} target={} lambda={} alpha={} gamma={} scale={} quiet={} \
          batch={} lr={} decay={} opt={} wd={} val={} max={} seed={}{features}",

@@ -4,7 +4,7 @@
 
 use crate::shogi::{Color, Position};
 
-use super::features::{self, FEATURE_SET_ID, FeatureSink, NUM_FEATURES, SIDE_TO_MOVE_INDEX};
+use super::features::{self, FEATURE_SET_ID, FeatureSink, NUM_FEATURES};
 use super::king_piece::{self, KingLayout};
 
 /// Which inputs a network takes. A weights file names its set by [`FeatureSet::id`]; each set
@@ -19,13 +19,17 @@ pub enum FeatureSet {
     KingPiece,
     /// The king-piece set with king squares grouped into 8 buckets a king (8,861 inputs).
     KingBucket,
+    /// The king-bucket set without the seed's attack and presence planes: hands, side to
+    /// move, and the pieces by square and by each king's bucket (8,511 inputs).
+    PieceBucket,
 }
 
 impl FeatureSet {
-    pub const ALL: [FeatureSet; 3] = [
+    pub const ALL: [FeatureSet; 4] = [
         FeatureSet::Seed361,
         FeatureSet::KingPiece,
         FeatureSet::KingBucket,
+        FeatureSet::PieceBucket,
     ];
 
     /// The king blocks' layout of a set with king blocks.
@@ -34,6 +38,43 @@ impl FeatureSet {
             FeatureSet::Seed361 => None,
             FeatureSet::KingPiece => Some(king_piece::SQUARES),
             FeatureSet::KingBucket => Some(king_piece::BUCKETS),
+            FeatureSet::PieceBucket => Some(king_piece::PIECE_BUCKETS),
+        }
+    }
+
+    /// Whether the set starts with the seed's 361 inputs (every set but the piece-bucket one).
+    pub const fn has_seed(self) -> bool {
+        match self.king_layout() {
+            None => true,
+            Some(layout) => layout.has_seed(),
+        }
+    }
+
+    /// Inputs before the piece inputs, held as counts (see [`Features`]).
+    pub const fn dense_inputs(self) -> usize {
+        match self.king_layout() {
+            None => NUM_FEATURES,
+            Some(layout) => layout.dense,
+        }
+    }
+
+    /// The side-to-move input.
+    pub const fn side_to_move_index(self) -> usize {
+        self.dense_inputs() - 1
+    }
+
+    /// The inputs that differ between `before` and `after` as sente sees them, as `(index,
+    /// after − before)` into `changes` (cleared first): found from what a move touched, for
+    /// the quantised path's incremental update.
+    pub fn changes(self, before: &Position, after: &Position, changes: &mut Vec<(u16, i32)>) {
+        if self.has_seed() {
+            features::seed_changes(before, after, changes);
+        } else {
+            changes.clear();
+            features::hand_changes(before, after, 0, changes);
+        }
+        if let Some(layout) = &self.king_layout() {
+            king_piece::piece_changes(layout, before, after, changes);
         }
     }
 
@@ -66,7 +107,9 @@ impl FeatureSet {
     pub const fn max_active(self) -> usize {
         match self {
             FeatureSet::Seed361 => NUM_FEATURES,
-            FeatureSet::KingPiece | FeatureSet::KingBucket => king_piece::MAX_ACTIVE,
+            FeatureSet::KingPiece | FeatureSet::KingBucket | FeatureSet::PieceBucket => {
+                king_piece::MAX_ACTIVE
+            }
         }
     }
 
@@ -76,6 +119,7 @@ impl FeatureSet {
             FeatureSet::Seed361 => "seed361",
             FeatureSet::KingPiece => "king-piece",
             FeatureSet::KingBucket => "king-bucket",
+            FeatureSet::PieceBucket => "piece-bucket",
         }
     }
 
@@ -109,7 +153,10 @@ impl std::str::FromStr for FeatureSet {
             .into_iter()
             .find(|set| set.name() == s.to_ascii_lowercase())
             .ok_or_else(|| {
-                format!("unknown feature set `{s}` (expected seed361, king-piece or king-bucket)")
+                format!(
+                    "unknown feature set `{s}` (expected seed361, king-piece, king-bucket or \
+                     piece-bucket)"
+                )
             })
     }
 }
@@ -192,7 +239,7 @@ impl Features {
         let stm = pos.side_to_move();
         self.extract_perspective(pos, stm);
         if stm == Color::Gote {
-            self.set(SIDE_TO_MOVE_INDEX, 1);
+            self.set(self.set.side_to_move_index(), 1);
         }
     }
 
@@ -201,7 +248,11 @@ impl Features {
     /// first layer keeps one sum per perspective from these (see `nn::quant`).
     pub fn extract_perspective(&mut self, pos: &Position, perspective: Color) {
         self.clear();
-        features::extract_seed(self, pos, perspective);
+        if self.set.has_seed() {
+            features::extract_seed(self, pos, perspective);
+        } else {
+            features::extract_hands(self, pos, perspective, 0);
+        }
         self.seed_len = self.len;
         if let Some(layout) = self.set.king_layout() {
             king_piece::extract_pieces(&layout, self, pos, perspective);
@@ -226,11 +277,11 @@ impl Features {
     }
 
     pub fn get(&self, i: usize) -> u8 {
-        match self.values.get(i) {
-            Some(&v) => v,
-            None => u16::try_from(i)
-                .is_ok_and(|i| self.beyond_seed_indices().binary_search(&i).is_ok())
-                as u8,
+        if i < self.set.dense_inputs() {
+            self.values[i]
+        } else {
+            u16::try_from(i).is_ok_and(|i| self.beyond_seed_indices().binary_search(&i).is_ok())
+                as u8
         }
     }
 
@@ -247,9 +298,10 @@ impl Features {
 
     /// `(index, value)` of every non-zero feature.
     pub fn nonzero(&self) -> impl Iterator<Item = (usize, u8)> + '_ {
-        self.nonzero_indices().iter().map(|&i| {
+        let dense = self.set.dense_inputs();
+        self.nonzero_indices().iter().map(move |&i| {
             let i = i as usize;
-            (i, self.values.get(i).copied().unwrap_or(1))
+            (i, if i < dense { self.values[i] } else { 1 })
         })
     }
 
@@ -305,7 +357,7 @@ impl FeatureSink for Features {
     /// Sets input `i` past the seed's to 1: each at most once, in ascending order.
     #[inline(always)]
     fn add_beyond_seed(&mut self, i: usize) {
-        debug_assert!(i >= NUM_FEATURES && i < self.set.inputs());
+        debug_assert!(i >= self.set.dense_inputs() && i < self.set.inputs());
         debug_assert!(self.len == self.seed_len || self.nonzero[self.len - 1] < i as u16);
         self.nonzero[self.len] = i as u16;
         self.len += 1;

@@ -150,7 +150,7 @@ pub fn feature_name(i: usize) -> String {
 }
 
 /// The seed's 360 perspective inputs of `pos` as `perspective` sees it, written into a cleared
-/// buffer (every set starts with them).
+/// buffer (the seed's set and the king sets built on it start with them).
 pub(super) fn extract_seed(f: &mut impl FeatureSink, pos: &Position, perspective: Color) {
     let stm = perspective;
     let occ = pos.occupied();
@@ -169,11 +169,55 @@ pub(super) fn extract_seed(f: &mut impl FeatureSink, pos: &Position, perspective
         for sq in orient_bb(pos.pieces(color), stm) {
             f.bump(base + sq.index());
         }
-        let hand = pos.hand(color);
+        extract_hand(f, pos, color, side, HAND_OFFSET);
+    }
+}
+
+/// The hand counts of `pos` as `perspective` sees it, at `offset + side * 5 + k` (the seed's
+/// [`hand_index`] at [`HAND_OFFSET`]; a set without the seed's planes puts them first).
+pub(super) fn extract_hands(
+    f: &mut impl FeatureSink,
+    pos: &Position,
+    perspective: Color,
+    offset: usize,
+) {
+    for (side, color) in [(0usize, perspective), (1, !perspective)] {
+        extract_hand(f, pos, color, side, offset);
+    }
+}
+
+/// One side's hand counts (`side` 0 own, 1 opponent).
+#[inline(always)]
+fn extract_hand(
+    f: &mut impl FeatureSink,
+    pos: &Position,
+    color: Color,
+    side: usize,
+    offset: usize,
+) {
+    let hand = pos.hand(color);
+    for (k, &kind) in PieceKind::HAND.iter().enumerate() {
+        let n = hand.count(kind);
+        if n > 0 {
+            f.set(offset + side * 5 + k, n);
+        }
+    }
+}
+
+/// Appends the hand inputs (at `offset`, as [`extract_hands`] puts them) that differ between
+/// `before` and `after` as sente sees them, as `(index, after − before)`.
+pub fn hand_changes(
+    before: &Position,
+    after: &Position,
+    offset: usize,
+    changes: &mut Vec<(u16, i32)>,
+) {
+    for (side, color) in [(0usize, Color::Sente), (1, Color::Gote)] {
+        let (b, a) = (before.hand(color), after.hand(color));
         for (k, &kind) in PieceKind::HAND.iter().enumerate() {
-            let n = hand.count(kind);
-            if n > 0 {
-                f.set(hand_index(side, k), n);
+            let d = a.count(kind) as i32 - b.count(kind) as i32;
+            if d != 0 {
+                changes.push(((offset + side * 5 + k) as u16, d));
             }
         }
     }
@@ -260,15 +304,7 @@ pub fn seed_changes(before: &Position, after: &Position, changes: &mut Vec<(u16,
             }
         }
     }
-    for color in [Color::Sente, Color::Gote] {
-        let (b, a) = (before.hand(color), after.hand(color));
-        for (k, &kind) in PieceKind::HAND.iter().enumerate() {
-            let d = a.count(kind) as i32 - b.count(kind) as i32;
-            if d != 0 {
-                changes.push((hand_index(color.index(), k) as u16, d));
-            }
-        }
-    }
+    hand_changes(before, after, HAND_OFFSET, changes);
 }
 
 #[cfg(test)]

@@ -1,6 +1,6 @@
-//! The king-piece feature sets ([`FeatureSet::KingPiece`](super::feature_set::FeatureSet) and
-//! `KingBucket`): the seed's 361 inputs, then which piece stands where, absolutely and relative
-//! to each king.
+//! The king-piece feature sets ([`FeatureSet::KingPiece`](super::feature_set::FeatureSet),
+//! `KingBucket` and `PieceBucket`): the seed's 361 inputs (or only its hands and side to move),
+//! then which piece stands where, absolutely and relative to each king.
 //!
 //! From a perspective ("own" = the side to move for the network's input; squares rotated 180°
 //! for gote as in the seed's set), a piece is `(side, kind)`: `side` 0 own, 1 opponent, `kind`
@@ -24,6 +24,12 @@
 //! seen three times as often in the data, and a king move inside its bucket changes 2 inputs a
 //! block, not 24.
 //!
+//! The piece-bucket set ([`PIECE_BUCKETS`], 8,511 inputs) is the bucketed one without the
+//! seed's attack and presence planes: its first [`PIECES_DENSE`] inputs are the hands (`side *
+//! 5 + k`) and the side to move, then the same blocks. NNUE engines' inputs: a move changes a
+//! few piece inputs and no attack counts, so the update costs a fraction of the seed's; it
+//! cannot start from a seed network and trains from scratch.
+//!
 //! One perspective's king blocks are the other's with own and opponent swapped, so, as for the
 //! seed's set, [`other_perspective`] is a permutation and one feature vector per position serves
 //! both accumulators of the quantised path. A king move to another block changes its block's
@@ -39,8 +45,9 @@ use crate::shogi::{Bitboard, Color, Piece, PieceKind, Position, Square};
 pub const PIECES: usize = 2 * PieceKind::COUNT;
 /// One piece-square block: 500 inputs.
 pub const BLOCK: usize = PIECES * 25;
-pub const PIECE_SQUARE_OFFSET: usize = NUM_FEATURES;
-pub const OWN_KING_OFFSET: usize = PIECE_SQUARE_OFFSET + BLOCK;
+/// The inputs before the piece-square block in a set without the seed's planes: the hands
+/// (`side * 5 + k`, as the seed orders them) and the side to move.
+pub const PIECES_DENSE: usize = 11;
 /// Minishogi has 12 pieces: at most 12 on the board, each in three blocks.
 pub const MAX_ACTIVE: usize = NUM_FEATURES + 3 * 12;
 
@@ -50,6 +57,9 @@ pub const MAX_ACTIVE: usize = NUM_FEATURES + 3 * 12;
 pub struct KingLayout {
     /// Weights files name the set by this id.
     pub id: u32,
+    /// Inputs before the piece-square block, of small counts: the seed's 361 (attacks,
+    /// presence, hands, side to move) or [`PIECES_DENSE`] (hands and side to move alone).
+    pub dense: usize,
     /// Blocks a king.
     pub blocks: usize,
     own: [u8; 25],
@@ -81,6 +91,7 @@ const fn rotated(t: [u8; 25]) -> [u8; 25] {
 /// The king-piece set: a block for every king square (the opponent's too as this side sees it).
 pub const SQUARES: KingLayout = KingLayout {
     id: 2,
+    dense: NUM_FEATURES,
     blocks: 25,
     own: identity(),
     opp: identity(),
@@ -102,26 +113,56 @@ const BUCKET_OF_SQUARE: [u8; 25] = [
 /// read from its own side, so a block is the same bucket in both perspectives.
 pub const BUCKETS: KingLayout = KingLayout {
     id: 3,
+    dense: NUM_FEATURES,
     blocks: 8,
     own: BUCKET_OF_SQUARE,
     opp: rotated(BUCKET_OF_SQUARE),
     swap: identity(),
 };
 
+/// The piece-bucket set: the king-bucket set without the seed's attack and presence planes
+/// (8,511 inputs). A move changes a few piece inputs and no attack counts, so its update is
+/// cheap; what the planes said (lines, defended squares) the first layer must learn.
+pub const PIECE_BUCKETS: KingLayout = KingLayout {
+    id: 4,
+    dense: PIECES_DENSE,
+    ..BUCKETS
+};
+
 impl KingLayout {
+    /// Whether the set starts with the seed's 361 inputs.
+    pub const fn has_seed(&self) -> bool {
+        self.dense == NUM_FEATURES
+    }
+
+    /// Where the plain piece-square block starts.
+    pub const fn piece_square_offset(&self) -> usize {
+        self.dense
+    }
+
+    /// Where the own king's blocks start.
+    pub const fn own_offset(&self) -> usize {
+        self.dense + BLOCK
+    }
+
     /// Where the opponent king's blocks start.
     pub const fn opp_offset(&self) -> usize {
-        OWN_KING_OFFSET + self.blocks * BLOCK
+        self.own_offset() + self.blocks * BLOCK
     }
 
     /// Number of inputs.
     pub const fn inputs(&self) -> usize {
-        OWN_KING_OFFSET + 2 * self.blocks * BLOCK
+        self.own_offset() + 2 * self.blocks * BLOCK
+    }
+
+    /// The side-to-move input.
+    pub const fn side_to_move_index(&self) -> usize {
+        self.dense - 1
     }
 
     /// First input of the own king's block for its (oriented) square `k`.
     fn own_block(&self, k: usize) -> usize {
-        OWN_KING_OFFSET + self.own[k] as usize * BLOCK
+        self.own_offset() + self.own[k] as usize * BLOCK
     }
 
     /// First input of the opponent king's block for its (oriented) square `k`.
@@ -177,7 +218,7 @@ pub(super) fn extract_pieces(
     let squares = &mut squares[..n];
     squares.sort_unstable();
     let blocks = [
-        Some(PIECE_SQUARE_OFFSET),
+        Some(layout.piece_square_offset()),
         own_king.map(|k| layout.own_block(k)),
         opp_king.map(|k| layout.opp_block(k)),
     ];
@@ -209,8 +250,9 @@ pub fn piece_changes(
         })
     };
     let differ = changed_squares(before, after);
+    let plain = layout.piece_square_offset();
     let blocks = [
-        (Some(PIECE_SQUARE_OFFSET), Some(PIECE_SQUARE_OFFSET)),
+        (Some(plain), Some(plain)),
         (
             king_block(before, Color::Sente),
             king_block(after, Color::Sente),
@@ -254,16 +296,27 @@ const fn flip_piece_square(ps: usize) -> usize {
 /// them, piece-squares with sides swapped and squares rotated, and the own king's block
 /// becoming the opponent king's (its block as the layout's `swap` reads it) and back.
 pub fn other_perspective(layout: &KingLayout, i: usize) -> usize {
-    let opp_offset = layout.opp_offset();
-    if i < PIECE_SQUARE_OFFSET {
-        super::features::other_perspective(i)
-    } else if i < OWN_KING_OFFSET {
-        PIECE_SQUARE_OFFSET + flip_piece_square(i - PIECE_SQUARE_OFFSET)
+    let (plain, own_offset, opp_offset) = (
+        layout.piece_square_offset(),
+        layout.own_offset(),
+        layout.opp_offset(),
+    );
+    if i < plain {
+        if layout.has_seed() {
+            super::features::other_perspective(i)
+        } else if i < 10 {
+            // A hand: own and opponent swapped.
+            (1 - i / 5) * 5 + i % 5
+        } else {
+            i
+        }
+    } else if i < own_offset {
+        plain + flip_piece_square(i - plain)
     } else {
         let (from, to) = if i < opp_offset {
-            (OWN_KING_OFFSET, opp_offset)
+            (own_offset, opp_offset)
         } else {
-            (opp_offset, OWN_KING_OFFSET)
+            (opp_offset, own_offset)
         };
         let j = i - from;
         let (block, ps) = (j / BLOCK, j % BLOCK);
@@ -286,14 +339,25 @@ fn piece_square_name(ps: usize) -> String {
 /// for a bucket). An opponent block's squares are as this side sees them in the king-piece
 /// set, as the opponent sees them in the bucketed one (`opp` is `own` rotated there).
 pub fn feature_name(layout: &KingLayout, i: usize) -> String {
-    let opp_offset = layout.opp_offset();
-    if i < PIECE_SQUARE_OFFSET {
-        seed_feature_name(i)
-    } else if i < OWN_KING_OFFSET {
-        piece_square_name(i - PIECE_SQUARE_OFFSET)
+    let (plain, own_offset, opp_offset) = (
+        layout.piece_square_offset(),
+        layout.own_offset(),
+        layout.opp_offset(),
+    );
+    if i < plain {
+        if layout.has_seed() {
+            seed_feature_name(i)
+        } else if i < 10 {
+            // The seed's names of its hand inputs, which these are in the same order.
+            seed_feature_name(super::features::hand_index(0, 0) + i)
+        } else {
+            seed_feature_name(super::features::SIDE_TO_MOVE_INDEX)
+        }
+    } else if i < own_offset {
+        piece_square_name(i - plain)
     } else if i < layout.inputs() {
         let (who, j) = if i < opp_offset {
-            ("own", i - OWN_KING_OFFSET)
+            ("own", i - own_offset)
         } else {
             ("opp", i - opp_offset)
         };
@@ -308,14 +372,14 @@ pub fn feature_name(layout: &KingLayout, i: usize) -> String {
 mod tests {
     use super::*;
     use crate::nn::feature_set::{FeatureSet, Features};
-    use crate::nn::features::{SIDE_TO_MOVE_INDEX, seed_changes};
     use crate::shogi::Piece;
     use crate::testing::{position_pairs, random_positions};
 
-    /// Both sets with their layouts.
-    const SETS: [(FeatureSet, KingLayout); 2] = [
+    /// The sets with king blocks and their layouts.
+    const SETS: [(FeatureSet, KingLayout); 3] = [
         (FeatureSet::KingPiece, SQUARES),
         (FeatureSet::KingBucket, BUCKETS),
+        (FeatureSet::PieceBucket, PIECE_BUCKETS),
     ];
 
     fn sq(usi: &str) -> Square {
@@ -327,6 +391,7 @@ mod tests {
     fn sets_have_distinct_ids_and_input_counts() {
         assert_eq!(SQUARES.inputs(), 25_861);
         assert_eq!(BUCKETS.inputs(), 8_861);
+        assert_eq!(PIECE_BUCKETS.inputs(), 8_511);
         for a in FeatureSet::ALL {
             assert_eq!(FeatureSet::from_id(a.id()), Some(a));
             assert_eq!(FeatureSet::with_inputs(a.inputs()), Some(a));
@@ -353,20 +418,30 @@ mod tests {
         for ((set, layout), (own, opp), name) in [
             (SETS[0], (24 * BLOCK, 0), "own king 5e: own gold on 4e"),
             (SETS[1], (0, 0), "own king 4e 5e: own gold on 4e"),
+            (SETS[2], (0, 0), "own king 4e 5e: own gold on 4e"),
         ] {
             let f = Features::of_set(set, &pos);
-            assert_eq!(&f.values()[..NUM_FEATURES], seed.values());
-            assert_eq!(f.get(PIECE_SQUARE_OFFSET + gold), 1);
-            assert_eq!(f.get(OWN_KING_OFFSET + own + gold), 1);
+            // Hands are empty at the start: the piece-bucket set has nothing else dense.
+            let dense = if layout.has_seed() {
+                assert_eq!(&f.values()[..NUM_FEATURES], seed.values());
+                seed.nonzero().count()
+            } else {
+                0
+            };
+            assert_eq!(f.get(layout.piece_square_offset() + gold), 1);
+            assert_eq!(f.get(layout.own_offset() + own + gold), 1);
             assert_eq!(f.get(layout.opp_offset() + opp + opp_pawn), 1);
-            assert_eq!(f.nonzero().count(), seed.nonzero().count() + 3 * 12);
-            assert_eq!(feature_name(&layout, OWN_KING_OFFSET + own + gold), name);
+            assert_eq!(f.nonzero().count(), dense + 3 * 12);
+            assert_eq!(
+                feature_name(&layout, layout.own_offset() + own + gold),
+                name
+            );
             // Gote to move sees the same start position the same way (it is symmetric).
             let mut g = pos.clone();
             g.set_side_to_move(Color::Gote);
             let fg = Features::of_set(set, &g);
             for i in 0..layout.inputs() {
-                if i != SIDE_TO_MOVE_INDEX {
+                if i != layout.side_to_move_index() {
                     assert_eq!(f.get(i), fg.get(i), "{}", feature_name(&layout, i));
                 }
             }
@@ -380,7 +455,7 @@ mod tests {
         pos.put_piece(sq("1a"), Piece::new(Color::Gote, PieceKind::King));
         for (set, layout) in SETS {
             let f = Features::of_set(set, &pos);
-            let own_block = OWN_KING_OFFSET..layout.opp_offset();
+            let own_block = layout.own_offset()..layout.opp_offset();
             assert!(f.nonzero().all(|(i, _)| !own_block.contains(&i)));
             let in_opp_block = |&(i, _): &(usize, u8)| i >= layout.opp_offset();
             assert_eq!(f.nonzero().filter(in_opp_block).count(), 2);
@@ -393,16 +468,13 @@ mod tests {
             for pos in random_positions(300, 12, 120) {
                 let a = Features::of_set(set, &pos);
                 let b = Features::of_set(set, &pos.flipped());
+                let side_to_move = layout.side_to_move_index();
                 for (i, v) in a.nonzero() {
-                    if i != SIDE_TO_MOVE_INDEX {
+                    if i != side_to_move {
                         assert_eq!(b.get(i), v, "{}", feature_name(&layout, i));
                     }
                 }
-                let board = |f: &Features| {
-                    f.nonzero()
-                        .filter(|&(i, _)| i != SIDE_TO_MOVE_INDEX)
-                        .count()
-                };
+                let board = |f: &Features| f.nonzero().filter(|&(i, _)| i != side_to_move).count();
                 assert_eq!(board(&a), board(&b));
             }
         }
@@ -429,8 +501,7 @@ mod tests {
             };
             let mut changes = Vec::new();
             for (before, after) in &pairs {
-                seed_changes(before, after, &mut changes);
-                piece_changes(&layout, before, after, &mut changes);
+                set.changes(before, after, &mut changes);
                 changes.sort_unstable();
                 assert_eq!(
                     changes,

@@ -180,33 +180,36 @@ impl NetworkEvaluator {
 pub fn feature_groups(set: FeatureSet) -> Vec<(String, Range<usize>)> {
     use features::*;
     let mut g = Vec::new();
-    for (side, name) in [(0, "own"), (1, "opp")] {
-        for (group, gname) in GROUP_NAMES.iter().enumerate() {
-            let start = attack_index(side, group, 0);
-            g.push((format!("{name} {gname} attacks"), start..start + 25));
+    // The seed's planes, where the set has them; hands lead the piece-bucket set.
+    let hands = if set.has_seed() {
+        for (side, name) in [(0, "own"), (1, "opp")] {
+            for (group, gname) in GROUP_NAMES.iter().enumerate() {
+                let start = attack_index(side, group, 0);
+                g.push((format!("{name} {gname} attacks"), start..start + 25));
+            }
         }
-    }
+        for (side, name) in [(0, "own"), (1, "opp")] {
+            let start = presence_index(side, 0);
+            g.push((format!("{name} piece presence"), start..start + 25));
+        }
+        hand_index(0, 0)
+    } else {
+        0
+    };
     for (side, name) in [(0, "own"), (1, "opp")] {
-        let start = presence_index(side, 0);
-        g.push((format!("{name} piece presence"), start..start + 25));
-    }
-    for (side, name) in [(0, "own"), (1, "opp")] {
-        let start = hand_index(side, 0);
+        let start = hands + side * 5;
         g.push((format!("{name} hand"), start..start + 5));
     }
-    g.push((
-        "side to move".to_string(),
-        SIDE_TO_MOVE_INDEX..SIDE_TO_MOVE_INDEX + 1,
-    ));
+    let side_to_move = set.side_to_move_index();
+    g.push(("side to move".to_string(), side_to_move..side_to_move + 1));
     if let Some(layout) = set.king_layout() {
-        use king_piece::*;
         g.push((
             "piece-square".to_string(),
-            PIECE_SQUARE_OFFSET..OWN_KING_OFFSET,
+            layout.piece_square_offset()..layout.own_offset(),
         ));
         g.push((
             "pieces by own king".to_string(),
-            OWN_KING_OFFSET..layout.opp_offset(),
+            layout.own_offset()..layout.opp_offset(),
         ));
         g.push((
             "pieces by opp king".to_string(),

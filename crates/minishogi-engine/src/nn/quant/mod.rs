@@ -7,9 +7,7 @@
 //! the king-piece set's own-king block becomes the opponent king's). The side to move picks its
 //! accumulator, so one feature vector per node serves both. A child's accumulators are its
 //! parent's plus the rows of the inputs that changed (attack counts change only around the
-//! move): for the seed's set found from the move itself ([`super::features::seed_changes`]),
-//! for a larger set by comparing the two positions' features, where a full refresh replaces
-//! the update if fewer rows are non-zero than changed.
+//! move), found from what the move touched ([`FeatureSet::changes`]).
 //!
 //! Integers make the update exact: the incremental sums equal a refresh bit for bit. The
 //! first layer is `i16` weights into `i32` sums at scale `q1`; its activations are `i16` at
@@ -29,7 +27,6 @@ mod wasm_simd;
 pub use path::QuantPathState;
 
 use super::feature_set::{FeatureSet, Features};
-use super::features::SIDE_TO_MOVE_INDEX;
 use super::network::{Activation, Network, ShapeError};
 use std::cell::RefCell;
 
@@ -168,7 +165,7 @@ impl QuantNet {
         let mut bias = [vec![0i32; width], vec![0i32; width]];
         for o in 0..h1 {
             bias[0][o] = (l1.bias[o] * q1).round() as i32;
-            bias[1][o] = bias[0][o] + rows[0][SIDE_TO_MOVE_INDEX * width + o] as i32;
+            bias[1][o] = bias[0][o] + rows[0][features.side_to_move_index() * width + o] as i32;
         }
 
         // Second layer: the largest scale at which every weight fits `i16` and no row's sum
@@ -326,8 +323,7 @@ impl QuantNet {
 
     /// Perspective `p`'s accumulator of a child from its parent's: `child = parent + Σ
     /// (new − old) · row` over `changes` (`(index, child − parent)`, sente's view, as
-    /// [`seed_changes`](crate::nn::features::seed_changes) and
-    /// [`piece_changes`](crate::nn::king_piece::piece_changes) find them from a move).
+    /// [`FeatureSet::changes`] finds them from a move).
     pub fn apply_changes(
         &self,
         p: usize,
@@ -401,12 +397,10 @@ impl QuantNet {
         let w = self.width;
         #[cfg(target_arch = "x86_64")]
         if LEVEL >= AVX2 {
-            // The rows past the seed's (a 13 MB table for the king-piece set) are mostly not in
-            // the cache: ask for all of them before the first tile needs them.
-            for &(i, _) in changes
-                .iter()
-                .filter(|&&(i, _)| i as usize >= super::features::NUM_FEATURES)
-            {
+            // The piece rows (a 13 MB table for the king-piece set) are mostly not in the
+            // cache: ask for all of them before the first tile needs them.
+            let dense = self.features.dense_inputs();
+            for &(i, _) in changes.iter().filter(|&&(i, _)| i as usize >= dense) {
                 let row = &rows[i as usize * w..(i as usize + 1) * w];
                 for line in row.chunks(32) {
                     // SAFETY: a prefetch reads nothing; the pointer is inside `rows`.

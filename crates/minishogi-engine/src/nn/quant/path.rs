@@ -4,8 +4,6 @@
 use super::{QuantNet, Scratch, perspective};
 use crate::eval::{PathState, cp_from_logit};
 use crate::nn::feature_set::Features;
-use crate::nn::features::seed_changes;
-use crate::nn::king_piece::piece_changes;
 use crate::shogi::{Color, Move, Position};
 
 /// One ply of the path: its position, and once computed its sente-perspective inputs (needed
@@ -99,15 +97,12 @@ impl<'a> QuantPathState<'a> {
         // A move's changed inputs are found from the two positions (what the move touched),
         // once for both perspectives, the king-piece set's pieces too. Always an update: even
         // a king move (its block's ≤ 24 changes) changes fewer inputs than a refresh adds.
-        let kings = self.net.feature_set().king_layout();
+        let set = self.net.feature_set();
         for ply in from + 1..=self.top {
             let (before, rest) = self.stack.split_at_mut(ply);
             let (parent, entry) = (&before[ply - 1], &mut rest[0]);
             if !entry.has_changes {
-                seed_changes(&parent.pos, &entry.pos, &mut entry.changes);
-                if let Some(layout) = &kings {
-                    piece_changes(layout, &parent.pos, &entry.pos, &mut entry.changes);
-                }
+                set.changes(&parent.pos, &entry.pos, &mut entry.changes);
                 entry.has_changes = true;
             }
             self.net

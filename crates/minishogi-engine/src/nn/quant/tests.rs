@@ -4,8 +4,6 @@
 use super::*;
 use crate::eval::PathState;
 use crate::nn::NUM_FEATURES;
-use crate::nn::features::seed_changes;
-use crate::nn::king_piece::piece_changes;
 use crate::nn::network::Dense;
 use crate::shogi::PieceKind;
 use crate::shogi::random::random_legal_move;
@@ -113,14 +111,16 @@ fn incremental_accumulators_equal_a_refresh_at_every_node() {
 
 #[test]
 fn king_piece_accumulators_equal_a_refresh_at_every_node() {
-    let (squares, buckets) = (
+    let (squares, buckets, pieces) = (
         FeatureSet::KingPiece.inputs(),
         FeatureSet::KingBucket.inputs(),
+        FeatureSet::PieceBucket.inputs(),
     );
     for (sizes, act, seed) in [
         (vec![squares, 256, 32, 1], Activation::Relu, 11),
         (vec![squares, 128, 16, 1], Activation::ClippedRelu, 12),
         (vec![buckets, 256, 32, 1], Activation::Relu, 13),
+        (vec![pieces, 256, 32, 1], Activation::Relu, 14),
     ] {
         let q = QuantNet::from_network(&random_net(&sizes, act, seed)).unwrap();
         assert_eq!(q.feature_set(), FeatureSet::with_inputs(sizes[0]).unwrap());
@@ -179,6 +179,7 @@ fn every_instruction_level_equals_the_portable_code() {
         (vec![NUM_FEATURES, 136, 18, 8, 1], 7),
         (vec![FeatureSet::KingPiece.inputs(), 256, 32, 1], 8),
         (vec![FeatureSet::KingBucket.inputs(), 256, 32, 1], 9),
+        (vec![FeatureSet::PieceBucket.inputs(), 256, 32, 1], 10),
     ] {
         let q = QuantNet::from_network(&random_net(&sizes, Activation::Relu, seed)).unwrap();
         let set = q.feature_set();
@@ -191,10 +192,7 @@ fn every_instruction_level_equals_the_portable_code() {
             for mv in pos.legal_moves().iter().take(12) {
                 let child = pos.after(*mv);
                 child_f.extract_perspective(&child, Color::Sente);
-                seed_changes(&pos, &child, &mut changes);
-                if let Some(layout) = set.king_layout() {
-                    piece_changes(&layout, &pos, &child, &mut changes);
-                }
+                set.changes(&pos, &child, &mut changes);
                 for p in 0..2 {
                     q.refresh_impl(&parent_f, p, &mut parent_acc);
                     let mut portable = vec![0; q.width()];
