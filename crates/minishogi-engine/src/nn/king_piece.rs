@@ -135,6 +135,12 @@ impl KingLayout {
         self.dense == NUM_FEATURES
     }
 
+    /// The dense inputs are the seed's last `dense` (its hands and side to move are its last
+    /// 11, in the same order), this many indices lower.
+    const fn seed_shift(&self) -> usize {
+        NUM_FEATURES - self.dense
+    }
+
     /// Where the plain piece-square block starts.
     pub const fn piece_square_offset(&self) -> usize {
         self.dense
@@ -302,14 +308,8 @@ pub fn other_perspective(layout: &KingLayout, i: usize) -> usize {
         layout.opp_offset(),
     );
     if i < plain {
-        if layout.has_seed() {
-            super::features::other_perspective(i)
-        } else if i < 10 {
-            // A hand: own and opponent swapped.
-            (1 - i / 5) * 5 + i % 5
-        } else {
-            i
-        }
+        let shift = layout.seed_shift();
+        super::features::other_perspective(i + shift) - shift
     } else if i < own_offset {
         plain + flip_piece_square(i - plain)
     } else {
@@ -345,14 +345,7 @@ pub fn feature_name(layout: &KingLayout, i: usize) -> String {
         layout.opp_offset(),
     );
     if i < plain {
-        if layout.has_seed() {
-            seed_feature_name(i)
-        } else if i < 10 {
-            // The seed's names of its hand inputs, which these are in the same order.
-            seed_feature_name(super::features::hand_index(0, 0) + i)
-        } else {
-            seed_feature_name(super::features::SIDE_TO_MOVE_INDEX)
-        }
+        seed_feature_name(i + layout.seed_shift())
     } else if i < own_offset {
         piece_square_name(i - plain)
     } else if i < layout.inputs() {
