@@ -156,6 +156,23 @@ impl KingLayout {
         self.own_offset() + self.blocks * BLOCK
     }
 
+    /// Whether input `i` is in the plain piece-square block.
+    pub const fn is_plain(&self, i: usize) -> bool {
+        i >= self.piece_square_offset() && i < self.own_offset()
+    }
+
+    /// For an input of the own king's blocks, the plain piece-square input of the same piece
+    /// on the same square: the one active with it whenever it is (a king is always on the
+    /// board, so each piece has exactly one own-king input active), so a first layer may add
+    /// its weights into the block's and drop it.
+    pub const fn plain_of_own(&self, i: usize) -> Option<usize> {
+        if i >= self.own_offset() && i < self.opp_offset() {
+            Some(self.piece_square_offset() + (i - self.own_offset()) % BLOCK)
+        } else {
+            None
+        }
+    }
+
     /// Number of inputs.
     pub const fn inputs(&self) -> usize {
         self.own_offset() + 2 * self.blocks * BLOCK

@@ -2,12 +2,17 @@
 //!
 //! The first layer's sum ("accumulator") is kept for both perspectives along the search path.
 //! Sente's perspective sums the first-layer rows of [`Features::extract_perspective`] for
-//! sente; gote's sums the same inputs through rows permuted by
-//! [`FeatureSet::other_perspective`], which is what gote would see (for either feature set:
-//! the king-piece set's own-king block becomes the opponent king's). The side to move picks its
+//! sente; gote's sums the same inputs' rows through the permutation
+//! [`FeatureSet::other_perspective`], which is what gote would see (for every feature set: the
+//! king sets' own-king block becomes the opponent king's). One table of rows serves both (a
+//! second, permuted copy cost the king sets twice the cache), and the side to move picks its
 //! accumulator, so one feature vector per node serves both. A child's accumulators are its
 //! parent's plus the rows of the inputs that changed (attack counts change only around the
 //! move), found from what the move touched ([`FeatureSet::changes`]).
+//!
+//! In the king sets the plain piece-square block is folded into the own king's blocks when the
+//! network is prepared ([`KingLayout::plain_of_own`](super::king_piece::KingLayout)): each
+//! piece then costs two rows, not three, in every refresh and update.
 //!
 //! Integers make the update exact: the incremental sums equal a refresh bit for bit. The
 //! first layer is `i16` weights into `i32` sums at scale `q1`; its activations are `i16` at
@@ -39,6 +44,9 @@ const PORTABLE: u8 = 0;
 const AVX2: u8 = 1;
 #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
 const AVX512: u8 = 2;
+
+/// [`QuantNet::row_of`] for an input with no row of its own.
+const NO_ROW: u16 = u16::MAX;
 
 /// Fixed-point scale of first-layer activations: resolution 1/1024.
 pub const ACT_SCALE: i32 = 1024;
@@ -84,9 +92,12 @@ pub struct QuantNet {
     features: FeatureSet,
     /// First-layer width padded to [`LANES`].
     width: usize,
-    /// `rows[perspective][feature * width ..]`: the first layer's column for a sente-
-    /// perspective input, quantised at `q1` (gote's rows permuted, see the module docs).
-    rows: [Vec<i16>; 2],
+    /// `rows[input * width ..]`: the first layer's column for an input, quantised at `q1`
+    /// (the plain piece-square block folded into the own king's blocks, its rows left zero).
+    rows: Vec<i16>,
+    /// `row_of[perspective][input]`: the row a sente-view input adds to that perspective's
+    /// accumulator, or [`NO_ROW`] (a folded input).
+    row_of: [Vec<u16>; 2],
     /// First-layer bias per perspective at `q1`; gote's includes the side-to-move input.
     bias: [Vec<i32>; 2],
     /// `log2(q1 / ACT_SCALE)`: accumulator → activation is a rounding right shift.
@@ -127,6 +138,11 @@ impl QuantNet {
                 sizes[0]
             )));
         }
+        if inputs >= NO_ROW as usize {
+            return Err(ShapeError(format!(
+                "quantised path takes fewer than {NO_ROW} inputs, not {inputs}"
+            )));
+        }
         if sizes.len() < 3 {
             return Err(ShapeError("quantised path needs a hidden layer".into()));
         }
@@ -145,7 +161,16 @@ impl QuantNet {
         let h1 = l1.outputs();
         let width = h1.div_ceil(LANES) * LANES;
 
-        let max_w1 = l1.weights.iter().fold(0f32, |m, w| m.max(w.abs()));
+        // The largest first-layer weight once the plain piece-square block is folded.
+        let layout = features.king_layout();
+        let max_w1 = (0..inputs)
+            .map(|i| {
+                let plain = layout.and_then(|l| l.plain_of_own(i));
+                (0..h1)
+                    .map(|o| l1.weights[[o, i]] + plain.map_or(0.0, |j| l1.weights[[o, j]]))
+                    .fold(0f32, |m, w| m.max(w.abs()))
+            })
+            .fold(0f32, f32::max);
         let shift = (0..=MAX_SHIFT)
             .rev()
             .find(|&s| max_w1 * (ACT_SCALE << s) as f32 <= i16::MAX as f32)
@@ -154,18 +179,30 @@ impl QuantNet {
             })?;
         let q1 = (ACT_SCALE << shift) as f32;
         let quant16 = |w: f32, q: f32| (w * q).round() as i16;
-        let mut rows = [vec![0i16; inputs * width], vec![0i16; inputs * width]];
+        let mut rows = vec![0i16; inputs * width];
         for i in 0..inputs {
-            let g = features.other_perspective(i);
+            if layout.is_some_and(|l| l.is_plain(i)) {
+                continue;
+            }
+            let plain = layout.and_then(|l| l.plain_of_own(i));
             for o in 0..h1 {
-                rows[0][i * width + o] = quant16(l1.weights[[o, i]], q1);
-                rows[1][i * width + o] = quant16(l1.weights[[o, g]], q1);
+                let w = l1.weights[[o, i]] + plain.map_or(0.0, |j| l1.weights[[o, j]]);
+                rows[i * width + o] = quant16(w, q1);
             }
         }
+        let row_of = [0, 1].map(|p| {
+            (0..inputs)
+                .map(|i| match layout {
+                    Some(l) if l.is_plain(i) => NO_ROW,
+                    _ if p == 0 => i as u16,
+                    _ => features.other_perspective(i) as u16,
+                })
+                .collect::<Vec<u16>>()
+        });
         let mut bias = [vec![0i32; width], vec![0i32; width]];
         for o in 0..h1 {
             bias[0][o] = (l1.bias[o] * q1).round() as i32;
-            bias[1][o] = bias[0][o] + rows[0][features.side_to_move_index() * width + o] as i32;
+            bias[1][o] = bias[0][o] + rows[features.side_to_move_index() * width + o] as i32;
         }
 
         // Second layer: the largest scale at which every weight fits `i16` and no row's sum
@@ -216,6 +253,7 @@ impl QuantNet {
             features,
             width,
             rows,
+            row_of,
             bias,
             shift,
             act_max,
@@ -311,68 +349,67 @@ impl QuantNet {
     #[inline(always)]
     fn refresh_impl(&self, f: &Features, p: usize, acc: &mut [i32]) {
         acc.copy_from_slice(&self.bias[p]);
+        let row_of = &self.row_of[p];
         for (i, v) in f.nonzero() {
-            add_row(acc, self.row(p, i), v as i32);
+            let r = row_of[i];
+            if r != NO_ROW {
+                add_row(acc, self.row(r as usize), v as i32);
+            }
         }
     }
 
     #[inline(always)]
-    fn row(&self, p: usize, i: usize) -> &[i16] {
-        &self.rows[p][i * self.width..(i + 1) * self.width]
+    fn row(&self, r: usize) -> &[i16] {
+        &self.rows[r * self.width..(r + 1) * self.width]
     }
 
-    /// Perspective `p`'s accumulator of a child from its parent's: `child = parent + Σ
-    /// (new − old) · row` over `changes` (`(index, child − parent)`, sente's view, as
-    /// [`FeatureSet::changes`] finds them from a move).
-    pub fn apply_changes(
-        &self,
-        p: usize,
-        changes: &[(u16, i32)],
-        parent_acc: &[i32],
-        child_acc: &mut [i32],
-    ) {
+    /// The rows perspective `p` adds for `changes` (`(input, child − parent)`, sente's view,
+    /// as [`FeatureSet::changes`] finds them from a move), into `rows` (cleared first), for
+    /// [`QuantNet::apply_changes`].
+    pub fn rows_changed(&self, p: usize, changes: &[(u16, i32)], rows: &mut Vec<(u16, i32)>) {
+        let row_of = &self.row_of[p];
+        rows.clear();
+        rows.extend(
+            changes
+                .iter()
+                .map(|&(i, d)| (row_of[i as usize], d))
+                .filter(|&(r, _)| r != NO_ROW),
+        );
+    }
+
+    /// A child's accumulator from its parent's: `child = parent + Σ d · row` over `rows`
+    /// (`(row, d)`, as [`QuantNet::rows_changed`] gives them for the perspective).
+    pub fn apply_changes(&self, rows: &[(u16, i32)], parent_acc: &[i32], child_acc: &mut [i32]) {
         #[cfg(target_arch = "x86_64")]
         if self.avx512 {
             // SAFETY: `avx512` is true only if the CPU reported AVX2, AVX-512 F and BW, and POPCNT.
-            return unsafe { self.apply_avx512(p, changes, parent_acc, child_acc) };
+            return unsafe { self.apply_avx512(rows, parent_acc, child_acc) };
         }
         #[cfg(target_arch = "x86_64")]
         if self.avx2 {
             // SAFETY: as in `refresh`.
-            return unsafe { self.apply_avx2(p, changes, parent_acc, child_acc) };
+            return unsafe { self.apply_avx2(rows, parent_acc, child_acc) };
         }
-        self.apply_impl::<PORTABLE>(p, changes, parent_acc, child_acc)
+        self.apply_impl::<PORTABLE>(rows, parent_acc, child_acc)
     }
 
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx2")]
-    fn apply_avx2(
-        &self,
-        p: usize,
-        changes: &[(u16, i32)],
-        parent_acc: &[i32],
-        child_acc: &mut [i32],
-    ) {
-        self.apply_impl::<AVX2>(p, changes, parent_acc, child_acc)
+    fn apply_avx2(&self, changes: &[(u16, i32)], parent_acc: &[i32], child_acc: &mut [i32]) {
+        self.apply_impl::<AVX2>(changes, parent_acc, child_acc)
     }
 
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx2,avx512f,avx512bw")]
-    fn apply_avx512(
-        &self,
-        p: usize,
-        changes: &[(u16, i32)],
-        parent_acc: &[i32],
-        child_acc: &mut [i32],
-    ) {
-        self.apply_impl::<AVX512>(p, changes, parent_acc, child_acc)
+    fn apply_avx512(&self, changes: &[(u16, i32)], parent_acc: &[i32], child_acc: &mut [i32]) {
+        self.apply_impl::<AVX512>(changes, parent_acc, child_acc)
     }
 
-    /// `LEVEL`: the instructions the caller's CPU has ([`PORTABLE`], [`AVX2`], [`AVX512`]).
+    /// `LEVEL`: the instructions the caller's CPU has ([`PORTABLE`], [`AVX2`], [`AVX512`]);
+    /// `changes`: rows, as [`QuantNet::rows_changed`] gives them.
     #[inline(always)]
     fn apply_impl<const LEVEL: u8>(
         &self,
-        p: usize,
         changes: &[(u16, i32)],
         parent_acc: &[i32],
         child_acc: &mut [i32],
@@ -382,22 +419,16 @@ impl QuantNet {
             // SAFETY: `LEVEL` is AVX512 only in `apply_avx512`, called when the CPU has it;
             // the width is a multiple of 64 and every changed index below the set's inputs.
             unsafe {
-                simd::apply_changes_avx512(
-                    &self.rows[p],
-                    self.width,
-                    changes,
-                    parent_acc,
-                    child_acc,
-                )
+                simd::apply_changes_avx512(&self.rows, self.width, changes, parent_acc, child_acc)
             };
             return;
         }
         // Tile by tile, the partial sums held in registers while every changed row is added.
-        let rows = &self.rows[p];
+        let rows = &self.rows;
         let w = self.width;
         #[cfg(target_arch = "x86_64")]
         if LEVEL >= AVX2 {
-            // The piece rows (a 13 MB table for the king-piece set) are mostly not in the
+            // The piece rows (a 13 MB table for the king-piece set, 4.4 MB for piece-bucket) are mostly not in the
             // cache: ask for all of them before the first tile needs them.
             let dense = self.features.dense_inputs();
             for &(i, _) in changes.iter().filter(|&&(i, _)| i as usize >= dense) {

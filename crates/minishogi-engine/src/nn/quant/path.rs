@@ -45,6 +45,8 @@ pub struct QuantPathState<'a> {
     stack: Vec<PathEntry>,
     top: usize,
     scratch: Scratch,
+    /// One perspective's rows of a ply's changes (`QuantNet::rows_changed`).
+    rows: Vec<(u16, i32)>,
 }
 
 impl<'a> QuantPathState<'a> {
@@ -54,6 +56,7 @@ impl<'a> QuantPathState<'a> {
             stack: vec![PathEntry::new(net, root)],
             top: 0,
             scratch: net.scratch(),
+            rows: Vec::with_capacity(2 * net.feature_set().max_active()),
         }
     }
 
@@ -105,8 +108,9 @@ impl<'a> QuantPathState<'a> {
                 set.changes(&parent.pos, &entry.pos, &mut entry.changes);
                 entry.has_changes = true;
             }
+            self.net.rows_changed(p, &entry.changes, &mut self.rows);
             self.net
-                .apply_changes(p, &entry.changes, &parent.acc[p], &mut entry.acc[p]);
+                .apply_changes(&self.rows, &parent.acc[p], &mut entry.acc[p]);
             entry.computed[p] = true;
         }
     }

@@ -185,7 +185,7 @@ fn every_instruction_level_equals_the_portable_code() {
         let set = q.feature_set();
         let (mut parent_f, mut child_f) = (Features::for_set(set), Features::for_set(set));
         let mut parent_acc = vec![0; q.width()];
-        let mut changes = Vec::new();
+        let (mut changes, mut rows) = (Vec::new(), Vec::new());
         let mut checked = 0;
         for pos in random_positions(150, seed, 80) {
             parent_f.extract_perspective(&pos, Color::Sente);
@@ -195,8 +195,9 @@ fn every_instruction_level_equals_the_portable_code() {
                 set.changes(&pos, &child, &mut changes);
                 for p in 0..2 {
                     q.refresh_impl(&parent_f, p, &mut parent_acc);
+                    q.rows_changed(p, &changes, &mut rows);
                     let mut portable = vec![0; q.width()];
-                    q.apply_impl::<PORTABLE>(p, &changes, &parent_acc, &mut portable);
+                    q.apply_impl::<PORTABLE>(&rows, &parent_acc, &mut portable);
                     let mut fresh = vec![0; q.width()];
                     q.refresh_impl(&child_f, p, &mut fresh);
                     assert_eq!(portable, fresh);
@@ -210,10 +211,10 @@ fn every_instruction_level_equals_the_portable_code() {
                         // SAFETY: the CPU has the level's instructions.
                         let level_out = unsafe {
                             if level == AVX512 {
-                                q.apply_avx512(p, &changes, &parent_acc, &mut acc);
+                                q.apply_avx512(&rows, &parent_acc, &mut acc);
                                 q.output_avx512(&acc, &mut q.scratch())
                             } else {
-                                q.apply_avx2(p, &changes, &parent_acc, &mut acc);
+                                q.apply_avx2(&rows, &parent_acc, &mut acc);
                                 q.output_avx2(&acc, &mut q.scratch())
                             }
                         };
