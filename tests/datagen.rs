@@ -365,15 +365,19 @@ fn king_piece_training_extends_the_network_plays_and_resumes() {
         c.args(["--features", "king-piece"]);
         c
     };
+    // Generation 10, the last shipped network of the seed's set (the embedded one has no seed
+    // inputs to extend).
+    let seed_net = concat!(env!("CARGO_MANIFEST_DIR"), "/weights/gen10.bin");
     let straight = dir.join("straight.bin");
-    let (o, _) = run_ok(&mut kp(&straight, 2));
+    let (o, _) = run_ok(kp(&straight, 2).args(["--init", seed_net]));
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(err.contains("validation bce"), "{err}");
     let net = engine::nn::load_from_path(&straight).unwrap();
     assert_eq!(net.feature_set(), engine::nn::FeatureSet::KingPiece);
-    // Started from the embedded network: its hidden layers' shapes, and the evaluation report
-    // names the king-piece groups.
-    assert_eq!(net.sizes()[1..], engine::nn::default_network().sizes()[1..]);
+    // Started from generation 10: its hidden layers' shapes, and the evaluation report names
+    // the king-piece groups.
+    let gen10 = engine::nn::load_from_path(seed_net).unwrap();
+    assert_eq!(net.sizes()[1..], gen10.sizes()[1..]);
     let o = Command::new(ENGINE)
         .args(["eval", "--weights"])
         .arg(&straight)
@@ -383,8 +387,8 @@ fn king_piece_training_extends_the_network_plays_and_resumes() {
     assert!(String::from_utf8_lossy(&o.stdout).contains("pieces by own king"));
 
     let resumed = dir.join("resumed.bin");
-    run_ok(&mut kp(&resumed, 1));
-    let (o, _) = run_ok(&mut kp(&resumed, 2));
+    run_ok(kp(&resumed, 1).args(["--init", seed_net]));
+    let (o, _) = run_ok(kp(&resumed, 2).args(["--init", seed_net]));
     assert!(String::from_utf8_lossy(&o.stderr).contains("continuing after epoch 1"));
     assert_eq!(
         std::fs::read(&resumed).unwrap(),
@@ -400,8 +404,14 @@ fn king_piece_training_extends_the_network_plays_and_resumes() {
     let e = run_err(train(&data, &dir.join("z.bin"), 1).args(["--features", "nope"]));
     assert!(e.contains("unknown feature set"), "{e}");
 
-    // The piece-bucket set has no seed inputs to start from: fresh only, and then it plays.
-    let e = run_err(train(&data, &dir.join("p.bin"), 1).args(["--features", "piece-bucket"]));
+    // The piece-bucket set has no seed inputs to start from a seed network: fresh (or from a
+    // network of its own set), and then it plays.
+    let e = run_err(train(&data, &dir.join("p.bin"), 1).args([
+        "--features",
+        "piece-bucket",
+        "--init",
+        seed_net,
+    ]));
     assert!(e.contains("--init none"), "{e}");
     let pieces = dir.join("pieces.bin");
     run_ok(train(&data, &pieces, 1).args([

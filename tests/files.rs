@@ -28,12 +28,14 @@ fn engine() -> Command {
     Command::new(env!("CARGO_BIN_EXE_engine"))
 }
 
-/// A tiny self-play run (well under a second): default network, no mate data.
+/// A tiny self-play run (well under a second): generation 10's network, no mate data.
 fn selfplay(out: &Path) -> Command {
-    selfplay_mixing(out, "0")
+    let mut c = selfplay_mixing(out, "0");
+    c.args(["--init", SEED_NET]);
+    c
 }
 
-/// [`selfplay`] with this `--mate-share`.
+/// [`selfplay`] with this `--mate-share`, and no `--init` yet.
 fn selfplay_mixing(out: &Path, mate_share: &str) -> Command {
     let mut c = engine();
     c.args([
@@ -55,6 +57,9 @@ fn selfplay_mixing(out: &Path, mate_share: &str) -> Command {
     .arg(out);
     c
 }
+
+/// A network of the seed's inputs, which self-play trains (the embedded one is piece-bucket).
+const SEED_NET: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/weights/gen10.bin");
 
 /// Runs `cmd` to its end, or kills it and fails after `limit`: a hang is a failure, not a
 /// stuck test suite.
@@ -90,6 +95,26 @@ fn temp_files(dir: &Path) -> Vec<String> {
         .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
         .filter(|n| n.ends_with(".tmp"))
         .collect()
+}
+
+/// Self-play learns on the seed's inputs: a network of another set (the embedded one, since
+/// generation 11) is refused with a message saying what to give, and nothing is written.
+#[test]
+fn selfplay_refuses_a_network_without_the_seed_inputs() {
+    let dir = temp_dir("selfplay-set");
+    let out = dir.join("s.bin");
+    let mut cmd = engine();
+    cmd.args(["selfplay", "--iterations", "1", "--games", "2", "--out"])
+        .arg(&out);
+    let o = output_within(&mut cmd, Duration::from_secs(60));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(!o.status.success(), "{err}");
+    assert!(
+        err.contains("the embedded network has the piece-bucket set") && err.contains("--init"),
+        "{err}"
+    );
+    assert!(!out.exists());
+    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]
@@ -198,6 +223,9 @@ fn weights_and_data_that_are_fifos_or_folders_are_clear_errors_without_a_hang() 
     ] {
         let mut cmd = selfplay_mixing(&out, "0.3");
         cmd.arg(flag).arg(path);
+        if flag != "--init" {
+            cmd.args(["--init", SEED_NET]);
+        }
         let o = output_within(&mut cmd, Duration::from_secs(20));
         assert!(!o.status.success(), "{flag} {}", path.display());
         let err = stderr(&o);
@@ -279,6 +307,8 @@ fn spawn_long_selfplay(out: &Path) -> Child {
             "0",
             "--threads",
             "1",
+            "--init",
+            SEED_NET,
         ])
         .arg("--out")
         .arg(out)

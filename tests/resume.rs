@@ -33,6 +33,9 @@ fn selfplay(out: &Path, iterations: u32) -> Command {
         "9",
         "--iterations",
         &iterations.to_string(),
+        // A network of the seed's inputs, which self-play trains (the embedded one is not).
+        "--init",
+        concat!(env!("CARGO_MANIFEST_DIR"), "/weights/gen10.bin"),
     ])
     .arg("--out")
     .arg(out)

@@ -78,8 +78,13 @@ mod tests {
 
     #[test]
     fn extending_to_king_sets_keeps_the_outputs() {
-        let net = default_network();
+        // Generation 10, the last shipped network of the seed's set.
+        let net =
+            load_from_path(concat!(env!("CARGO_MANIFEST_DIR"), "/weights/gen10.bin")).unwrap();
         assert!(extend_to_king_set(&net, FeatureSet::Seed361).is_err());
+        let pieces_only = default_network();
+        assert_eq!(pieces_only.feature_set(), FeatureSet::PieceBucket);
+        assert!(extend_to_king_set(&pieces_only, FeatureSet::KingBucket).is_err());
         let a = NetworkEvaluator::new(net.clone(), "seed").unwrap();
         for set in [FeatureSet::KingPiece, FeatureSet::KingBucket] {
             let kp = extend_to_king_set(&net, set).unwrap();

@@ -53,7 +53,11 @@ pub struct TrainArgs {
     /// inputs, trained from packed positions by the sparse trainer), `king-bucket` (the
     /// same with king squares in 8 buckets; 8,861 inputs) or `piece-bucket` (king-bucket
     /// without the seed's attack and presence planes; 8,511 inputs, from `--init none`).
-    #[arg(long, default_value = "seed361")]
+    /// Default: the starting network's set (the seed's for `--init none`).
+    #[arg(long = "features")]
+    pub features_option: Option<FeatureSet>,
+    /// `--features` resolved by [`run`].
+    #[arg(skip)]
     pub features: FeatureSet,
     /// Widen the starting network's first hidden layer to this many units before training:
     /// the new units start with small random input weights and zero output weights, so the
@@ -403,6 +407,17 @@ fn starting_network(args: &TrainArgs) -> Result<Network, String> {
 
 /// Runs `engine train`.
 pub fn run(args: &TrainArgs) -> Result<TrainReport, String> {
+    let features = match args.features_option {
+        Some(set) => set,
+        None => match args.init.as_deref() {
+            Some("none") => FeatureSet::Seed361,
+            _ => starting_network(args)?.feature_set(),
+        },
+    };
+    let args = &TrainArgs {
+        features,
+        ..args.clone()
+    };
     let kind = parse_target(args)?;
     if !(0.0..0.9).contains(&args.val_fraction) {
         return Err(format!(

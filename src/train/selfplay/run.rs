@@ -117,6 +117,21 @@ pub fn run(args: &SelfplayArgs) -> Result<SelfplayReport, String> {
         Some(path) => load_network(path, "--init")?,
         None => nn::default_network(),
     };
+    // The seed's self-play learns on the seed's 361 inputs (`Features::new`); the embedded
+    // network has had the piece-bucket set since generation 11.
+    if start_net.feature_set() != nn::FeatureSet::Seed361 {
+        return Err(format!(
+            "selfplay trains a network of the seed's 361 inputs, and {} has the {} set: give \
+             --init a seed-set network (weights/gen10.bin, weights/seed-selfplay.bin, or \
+             weights/pretrained.bin from engine pretrain)",
+            args.init
+                .as_ref()
+                .map_or("the embedded network".to_string(), |p| p
+                    .display()
+                    .to_string()),
+            start_net.feature_set().name()
+        ));
+    }
     let reference_net = match &args.eval_opponent {
         Some(path) => load_network(path, "--eval-opponent")?,
         None => start_net.clone(),

@@ -375,6 +375,11 @@ mod tests {
     fn shipped_file_re_encodes_byte_for_byte() {
         let bytes = include_bytes!("../../../../weights/default.bin");
         let net = decode(bytes).unwrap();
+        assert_eq!(net.feature_set(), FeatureSet::PieceBucket);
+        assert_eq!(encode(&net), bytes.to_vec());
+        // And the last shipped network of the seed's set.
+        let bytes = include_bytes!("../../../../weights/gen10.bin");
+        let net = decode(bytes).unwrap();
         assert_eq!(net.feature_set(), FeatureSet::Seed361);
         assert_eq!(encode(&net), bytes.to_vec());
     }
