@@ -39,6 +39,9 @@ enum Command {
     Puzzles(engine::tools::puzzles::PuzzlesArgs),
     /// Convert a game record: KIF (.kif Shift_JIS, .kifu UTF-8), CSA, USI position line.
     Convert(engine::tools::convert::ConvertArgs),
+    /// What a weights file holds (feature set, shape, encoding), and the file rewritten as
+    /// compact (first layer 16-bit fixed point, half the size) or full (all f32).
+    Weights(engine::tools::weights::WeightsArgs),
     /// A USI engine that plays uniformly random legal moves (a baseline opponent).
     Random(engine::matches::cli::RandomArgs),
     /// Build the mate / pre-mate data set and train the network on it.
@@ -75,6 +78,7 @@ fn main() -> ExitCode {
         Command::Review(args) => engine::tools::review::run(&args),
         Command::Puzzles(args) => engine::tools::puzzles::run(&args),
         Command::Convert(args) => engine::tools::convert::run(&args),
+        Command::Weights(args) => engine::tools::weights::run(&args),
         Command::Random(args) => engine::matches::cli::run_random(&args).map_err(|e| e.to_string()),
         Command::Pretrain(args) => engine::train::pretrain::run(&args).map(|_| ()),
         Command::Selfplay(args) => engine::train::selfplay::run(&args).map(|_| ()),

@@ -7,4 +7,5 @@ pub mod puzzles;
 pub mod review;
 pub mod scale;
 pub mod ttd;
+pub mod weights;
 pub mod winrate;

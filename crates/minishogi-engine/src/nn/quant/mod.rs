@@ -161,13 +161,17 @@ impl QuantNet {
         let h1 = l1.outputs();
         let width = h1.div_ceil(LANES) * LANES;
 
-        // The largest first-layer weight once the plain piece-square block is folded.
+        // Unit `o`'s weight on input `i` once the plain piece-square block (`plain`, the
+        // block row `i` folds in) is added to it.
         let layout = features.king_layout();
+        let folded = |o: usize, i: usize, plain: Option<usize>| {
+            l1.weights[[o, i]] + plain.map_or(0.0, |j| l1.weights[[o, j]])
+        };
         let max_w1 = (0..inputs)
             .map(|i| {
                 let plain = layout.and_then(|l| l.plain_of_own(i));
                 (0..h1)
-                    .map(|o| l1.weights[[o, i]] + plain.map_or(0.0, |j| l1.weights[[o, j]]))
+                    .map(|o| folded(o, i, plain))
                     .fold(0f32, |m, w| m.max(w.abs()))
             })
             .fold(0f32, f32::max);
@@ -186,8 +190,7 @@ impl QuantNet {
             }
             let plain = layout.and_then(|l| l.plain_of_own(i));
             for o in 0..h1 {
-                let w = l1.weights[[o, i]] + plain.map_or(0.0, |j| l1.weights[[o, j]]);
-                rows[i * width + o] = quant16(w, q1);
+                rows[i * width + o] = quant16(folded(o, i, plain), q1);
             }
         }
         let row_of = [0, 1].map(|p| {
