@@ -1914,10 +1914,17 @@ pub async fn test_the_page(url: &str, mut procs: Processes, shots: Shots, tmp: &
     );
     assert_eq!(piece_at(&client, "5e").await, "K");
     assert_eq!(piece_at(&client, "1a").await, "k");
-    // On a 1366×768 screen, with the browser's bars, the player's own row and hand are above
-    // the fold.
+    // On a 1366×768 screen, with the taskbar and the browser's bars, the page gets 658 px of
+    // height: the player's own row and hand are above the fold. The window is that plus this
+    // Chromium's own bars (none in the old headless mode, 143 px in Chromium 156's).
+    let bars = client
+        .execute("return window.outerHeight - window.innerHeight", vec![])
+        .await
+        .expect("the window's bars")
+        .as_u64()
+        .expect("a height");
     client
-        .set_window_size(1366, 658)
+        .set_window_size(1366, 658 + bars as u32)
         .await
         .expect("a 1366×768 screen's window");
     let fold = wait_js(
@@ -1927,6 +1934,7 @@ pub async fn test_the_page(url: &str, mut procs: Processes, shots: Shots, tmp: &
            document.getElementById('row-bottom').getBoundingClientRect().bottom] : null",
     )
     .await;
+    assert_eq!(fold[0].as_f64(), Some(658.0), "the page's height");
     let (height, bottom) = (fold[0].as_f64().unwrap(), fold[1].as_f64().unwrap());
     assert!(
         bottom <= height,
