@@ -91,14 +91,11 @@ impl Values {
 
     fn fixed16(weights: &[f32]) -> Values {
         let max = weights.iter().fold(0f32, |m, w| m.max(w.abs()));
-        let shift = (0..=MAX_FIXED_SHIFT)
-            .rev()
-            .find(|&s| (max * (1u32 << s) as f32).round() <= i16::MAX as f32)
-            .unwrap_or(0);
-        if (max * (1u32 << shift) as f32).round() > i16::MAX as f32 {
+        let fits = |s: u8| (max * (1u32 << s) as f32).round() <= i16::MAX as f32;
+        let Some(shift) = (0..=MAX_FIXED_SHIFT).rev().find(|&s| fits(s)) else {
             // Weights beyond ±32767 have no 16-bit form; keep them exact.
             return Values::F32(weights.to_vec());
-        }
+        };
         let scale = (1u32 << shift) as f32;
         let values = weights.iter().map(|w| (w * scale).round() as i16).collect();
         Values::Fixed16 { shift, values }
@@ -394,11 +391,11 @@ impl Params {
 
     /// Every layer's weights then biases, in order, as `f32`.
     fn into_flat(self) -> Result<Vec<f32>, WeightsError> {
+        let count = self.count();
         match self {
             Params::Flat(p) => Ok(p),
             Params::Layers(layers) => {
-                let mut flat =
-                    Vec::with_capacity(layers.iter().map(|l| l.weights.len() + l.bias.len()).sum());
+                let mut flat = Vec::with_capacity(count);
                 for l in layers {
                     flat.extend(l.weights.to_f32()?);
                     flat.extend(l.bias);
@@ -419,16 +416,7 @@ pub fn load_from_path(path: impl AsRef<Path>) -> Result<Network, WeightsError> {
 /// Writes a weights file atomically ([`fileio::write_atomic`]), so a reader never sees a
 /// half-written file.
 pub fn save_to_path(net: &Network, path: impl AsRef<Path>) -> Result<(), WeightsError> {
-    save_as(net, Encoding::Full, path)
-}
-
-/// [`save_to_path`] in the given encoding.
-pub fn save_as(
-    net: &Network,
-    encoding: Encoding,
-    path: impl AsRef<Path>,
-) -> Result<(), WeightsError> {
-    fileio::write_atomic(path.as_ref(), &encode_as(net, encoding)).map_err(WeightsError::File)
+    fileio::write_atomic(path.as_ref(), &encode(net)).map_err(WeightsError::File)
 }
 
 #[cfg(test)]
