@@ -60,6 +60,7 @@ const ASSETS: &[(&str, &str, &str)] = &[
     module!("dialogs.js"),
     module!("dom.js"),
     module!("editor.js"),
+    module!("fonts.js"),
     module!("labels.js"),
     module!("main.js"),
     module!("moves.js"),

@@ -964,6 +964,18 @@ pub async fn first_visit(c: &Client) {
         js_string(c, "return document.body.dataset.pieces").await,
         "kanji"
     );
+    // What chose kanji: the piece font draws them apart, while characters no font has (two
+    // unassigned code points) draw as the same box — the sign that starts a page in letters.
+    for (chars, distinct) in [
+        ("'玉', '飛', '歩'", "true"),
+        ("'\\u0378', '\\u0379'", "false"),
+    ] {
+        let script = format!(
+            "return import('./modules/fonts.js').then(m => String(m.drawsDistinct([{chars}], \
+             getComputedStyle(document.documentElement).getPropertyValue('--font-piece'))))"
+        );
+        assert_eq!(js_string(c, &script).await, distinct, "{chars} drawn apart");
+    }
     assert_eq!(glyph_at(c, &square("5e")).await, "玉");
     assert_eq!(glyph_at(c, &square("1a")).await, "王");
     click(c, "#btn-pieces").await;

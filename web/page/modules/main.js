@@ -7,6 +7,7 @@ import { $ } from './dom.js';
 import { lang, setLang, t } from './labels.js';
 import { page } from './state.js';
 import { recall, remember } from './prefs.js';
+import { defaultPieceSet } from './fonts.js';
 import { connect, request, showError, watchForMissedStates } from './session.js';
 import { httpTransport } from './transport-http.js';
 import { buildBoard, closePreview, renderBoard, setupBoard, slideIn } from './board.js';
@@ -109,7 +110,8 @@ function setup() {
   setupReview();
   setupEditor();
   setupPuzzles();
-  page.pieceSet = recall('pieces') === 'letters' ? 'letters' : 'kanji';
+  const remembered = recall('pieces');
+  page.pieceSet = remembered === 'letters' || remembered === 'kanji' ? remembered : defaultPieceSet();
   $('btn-pieces').addEventListener('click', () => {
     page.pieceSet = page.pieceSet === 'letters' ? 'kanji' : 'letters';
     remember('pieces', page.pieceSet);
