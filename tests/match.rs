@@ -227,6 +227,36 @@ fn random_movers_play_refereed_games_with_records() {
     }
     // Openings alternate per pair; each pair has both colour assignments.
     let games = s["game_list"].as_array().unwrap();
+    // The results by colour agree with the games listed: game 2p-1 and 2p form pair p.
+    let result_of = |number: u64| {
+        games
+            .iter()
+            .find(|g| g["number"] == number)
+            .map(|g| g["result"].as_str().unwrap().to_string())
+            .unwrap()
+    };
+    let count = |r: &str| games.iter().filter(|g| g["result"] == r).count() as u64;
+    let colours = &s["colours"];
+    assert_eq!(colours["sente_wins"], count("1-0"), "{colours}");
+    assert_eq!(colours["gote_wins"], count("0-1"), "{colours}");
+    assert_eq!(colours["draws"], count("1/2-1/2"), "{colours}");
+    let both = |r: &str| {
+        (1..=3)
+            .filter(|p| result_of(2 * p - 1) == r && result_of(2 * p) == r)
+            .count() as u64
+    };
+    assert_eq!(colours["pairs_sente_won_both"], both("1-0"), "{colours}");
+    assert_eq!(colours["pairs_gote_won_both"], both("0-1"), "{colours}");
+    let report = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        report.contains(&format!(
+            "By colour: sente won {}, gote {}, drawn {}",
+            count("1-0"),
+            count("0-1"),
+            count("1/2-1/2")
+        )),
+        "{report}"
+    );
     assert_eq!(games[0]["sente"], "one");
     assert_eq!(games[1]["sente"], "two");
     assert!(

@@ -20,7 +20,7 @@ mod tests;
 
 pub use games_line::{GamesLine, parse_games_line, read_games_line};
 pub use run::{ELO_CHART_FILE, number_equal_names, run_match, run_match_with};
-pub use summary::{ClocksLeft, GameSummary, MatchSummary, MoveTimes, SprtReport};
+pub use summary::{ClocksLeft, ColourResults, GameSummary, MatchSummary, MoveTimes, SprtReport};
 
 use std::path::PathBuf;
 

@@ -144,7 +144,7 @@ pub fn run_match_with(
             });
         }
         drop(sender);
-        let mut pair_points: BTreeMap<usize, f64> = BTreeMap::new();
+        let mut pair_points: BTreeMap<usize, (f64, Outcome)> = BTreeMap::new();
         // games.txt grows by one complete line per game as games finish (so a stopped match
         // keeps its records), and is rewritten in game order at the end.
         let mut usi_lines: BTreeMap<usize, String> = BTreeMap::new();

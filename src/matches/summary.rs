@@ -69,12 +69,47 @@ pub struct MatchSummary {
     pub sprt: Option<SprtReport>,
     /// How games ended: label → count.
     pub terminations: BTreeMap<String, u64>,
+    /// Results by colour, whichever engine played it.
+    pub colours: ColourResults,
     /// Thinking time of each engine's moves (opening moves excluded): engine 1, engine 2.
     pub move_times: [MoveTimes; 2],
     /// Main time left on each engine's clock when its games ended (clock games only):
     /// engine 1, engine 2.
     pub clock_left: [ClocksLeft; 2],
     pub game_list: Vec<GameSummary>,
+}
+
+/// Results by colour: how much the side (rather than the engine) decided the games.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct ColourResults {
+    /// Games won by the side that is sente in the game (`1-0`), by gote (`0-1`), drawn.
+    pub sente_wins: u64,
+    pub gote_wins: u64,
+    pub draws: u64,
+    /// Complete pairs whose two games sente won, and whose two games gote won: each engine
+    /// won its game with that colour, so the opening's colour decided them, not the engines.
+    pub pairs_sente_won_both: u64,
+    pub pairs_gote_won_both: u64,
+}
+
+impl ColourResults {
+    fn add_game(&mut self, outcome: Outcome) {
+        match outcome {
+            Outcome::Win(Color::Sente) => self.sente_wins += 1,
+            Outcome::Win(Color::Gote) => self.gote_wins += 1,
+            Outcome::Draw => self.draws += 1,
+        }
+    }
+
+    fn add_pair(&mut self, first: Outcome, second: Outcome) {
+        match (first, second) {
+            (Outcome::Win(Color::Sente), Outcome::Win(Color::Sente)) => {
+                self.pairs_sente_won_both += 1
+            }
+            (Outcome::Win(Color::Gote), Outcome::Win(Color::Gote)) => self.pairs_gote_won_both += 1,
+            _ => {}
+        }
+    }
 }
 
 /// The main time an engine left on its clock, over the games it played on one.
@@ -157,6 +192,7 @@ impl MatchSummary {
                 }
             }),
             terminations: BTreeMap::new(),
+            colours: ColourResults::default(),
             move_times: [MoveTimes::default(); 2],
             clock_left: [ClocksLeft::default(); 2],
             game_list: Vec::new(),
@@ -247,6 +283,12 @@ impl MatchSummary {
             .map(|(label, n)| format!("{label} {n}"))
             .collect();
         let _ = writeln!(s, "Endings: {}", endings.join(", "));
+        let c = &self.colours;
+        let _ = writeln!(
+            s,
+            "By colour: sente won {}, gote {}, drawn {}; pairs won by one colour twice: sente {}, gote {}",
+            c.sente_wins, c.gote_wins, c.draws, c.pairs_sente_won_both, c.pairs_gote_won_both
+        );
         let times: Vec<String> = self
             .move_times
             .iter()
@@ -303,7 +345,7 @@ pub(super) fn record_game(
     config: &MatchConfig,
     summary: &mut MatchSummary,
     finished: &Finished,
-    pair_points: &mut BTreeMap<usize, f64>,
+    pair_points: &mut BTreeMap<usize, (f64, Outcome)>,
 ) {
     let record = &finished.record;
     let points = engine1_points(record, finished.leg);
@@ -323,6 +365,7 @@ pub(super) fn record_game(
         .terminations
         .entry(record.termination.label())
         .or_default() += 1;
+    summary.colours.add_game(record.outcome);
     // Engine 1 is sente in leg 0; the engines' moves start with the side to move after the
     // opening moves.
     let engine_of = |side: Color| usize::from((side == Color::Sente) == (finished.leg == 1));
@@ -353,10 +396,13 @@ pub(super) fn record_game(
     // A pair counts once both of its games are in.
     match pair_points.remove(&finished.pair) {
         None => {
-            pair_points.insert(finished.pair, points);
+            pair_points.insert(finished.pair, (points, record.outcome));
             return;
         }
-        Some(first) => summary.pentanomial.add(((first + points) * 2.0) as usize),
+        Some((first, first_outcome)) => {
+            summary.pentanomial.add(((first + points) * 2.0) as usize);
+            summary.colours.add_pair(first_outcome, record.outcome);
+        }
     }
     summary.elo = summary.pentanomial.elo();
     if let Some(sprt) = &mut summary.sprt {

@@ -32,6 +32,7 @@ fn summary(pentanomial: [u64; 5]) -> MatchSummary {
         elo: pentanomial.elo(),
         sprt: None,
         terminations: BTreeMap::new(),
+        colours: ColourResults::default(),
         move_times: [MoveTimes::default(); 2],
         clock_left: [ClocksLeft::default(); 2],
         game_list: Vec::new(),
