@@ -291,7 +291,6 @@ impl Worker<'_> {
                 && features.check_extension
                 && (ply as i32) < p.check_ext_ply_factor * self.root_depth;
             let mut singular = false;
-            let mut double = false;
             let mut negative_extension = 0;
             if features.singular
                 && mv == tt_move
@@ -318,10 +317,6 @@ impl Worker<'_> {
                 }
                 if score < singular_beta {
                     singular = true;
-                    double = features.se_double
-                        && !PV
-                        && score < singular_beta - p.se_double_margin
-                        && i32::from(self.double_extensions[ply]) < p.se_double_max;
                 } else if singular_beta >= beta {
                     // Multi-cut: another move also beats beta.
                     return singular_beta;
@@ -333,12 +328,11 @@ impl Worker<'_> {
             // After the singular search, which marks this ply's children for its own moves.
             // A singular move's extension stands for a check's.
             let extension = if singular {
-                self.check_extension(ply + 1, false) + 1 + i32::from(double)
+                self.check_extension(ply + 1, false) + 1
             } else {
                 self.check_extension(ply + 1, extend)
             };
             let new_depth = depth - 1 + extension - negative_extension;
-            self.double_extensions[ply + 1] = self.double_extensions[ply] + u8::from(double);
             self.current_move[ply] = mv;
             let undo = self.make_move(mv);
             tt.prefetch(self.pos.key());

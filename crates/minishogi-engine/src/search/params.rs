@@ -178,11 +178,6 @@ params_table! {
     /// Singular extension: only while the ply is below this many times the root depth (0: no
     /// limit), so that chains of extended moves cannot grow a line without bound.
     se_ply_factor = 0, 0..=10;
-    /// Double singular extension (`se_double`): the excluded search fails this many
-    /// centipawns below the singular bound...
-    se_double_margin = 20, 0..=500;
-    /// ...and the line has had fewer than this many double extensions.
-    se_double_max = 6, 0..=64;
     /// Late move reductions (main search and root): minimum depth.
     lmr_min_depth = 3, 1..=20;
     /// Late move reductions: ln(depth) · ln(move number) / (this / 100).

@@ -83,9 +83,6 @@ search_switches! {
     /// Singular extension's other side: a TT move that is not singular but whose TT score is
     /// at least beta is searched one ply shallower.
     se_negative = false;
-    /// Singular extension by two plies (outside PV nodes) when the excluded search fails
-    /// `se_double_margin` below the singular bound, at most `se_double_max` times on a line.
-    se_double = false;
     /// A third correction-history table, keyed by the last two moves together.
     correction_pair = false;
     /// Capture history (moved piece, destination, captured kind) in the ordering of captures.
