@@ -97,14 +97,18 @@ def rate(engine, options, movetime, hash_mb, items):
     return out
 
 
-def load_or_rate(args, openings):
+def read_ratings(path):
+    """A ratings TSV as {opening: (kind, score, depth)}."""
     ratings = {}
-    if args.ratings and os.path.exists(args.ratings):
-        for line in open(args.ratings, encoding="utf-8"):
-            if line.startswith("#"):
-                continue
+    for line in open(path, encoding="utf-8"):
+        if not line.startswith("#"):
             index, _, kind, score, depth = line.split()
             ratings[int(index)] = (kind, int(score), int(depth))
+    return ratings
+
+
+def load_or_rate(args, openings):
+    ratings = read_ratings(args.ratings) if args.ratings and os.path.exists(args.ratings) else {}
     wanted = [i for i in range(args.first, args.last + 1) if i not in ratings]
     if wanted:
         chunks = [wanted[k :: args.jobs] for k in range(args.jobs)]
@@ -182,7 +186,7 @@ def main():
 
     openings = read_openings(args.openings)
     ratings = load_or_rate(args, openings)
-    rated = [i for i in range(args.first, args.last + 1)]
+    rated = list(range(args.first, args.last + 1))
     scores = [sente_score(*ratings[i][:2]) for i in rated]
     depths = sorted(ratings[i][2] for i in rated)
     far = sum(abs(s) >= favoured for s in scores)
@@ -194,14 +198,11 @@ def main():
     )
 
     if args.compare:
-        other = {}
-        for line in open(args.compare, encoding="utf-8"):
-            if line.startswith("#"):
-                continue
-            index, _, kind, score, _ = line.split()
-            other[int(index)] = sente_score(kind, int(score))
+        other = read_ratings(args.compare)
         both = [i for i in rated if i in other]
-        same = sum((sente_score(*ratings[i][:2]) > 0) == (other[i] > 0) for i in both)
+        same = sum(
+            (sente_score(*ratings[i][:2]) > 0) == (sente_score(*other[i][:2]) > 0) for i in both
+        )
         print(f"Sides agreeing with {args.compare}: {same} of {len(both)}")
 
     by_moves = {openings[i - 1][1]: i for i in rated}
@@ -215,7 +216,8 @@ def main():
             if game is None:
                 continue
             sente, gote, sente_won, moves = game
-            index = next((by_moves[tuple(moves[:n])] for n in lengths if tuple(moves[:n]) in by_moves), None)
+            prefixes = (tuple(moves[:n]) for n in lengths)
+            index = next((by_moves[p] for p in prefixes if p in by_moves), None)
             if index is None:
                 unmatched += 1
                 continue
@@ -227,10 +229,10 @@ def main():
                 row = table.setdefault(name, [0] * 6)
                 row[slot] += won
                 row[slot + 1] += 1
-    for name, row in table.items():
-        def part(wins, games):
-            return f"{wins}/{games}" + (f" ({100 * wins / games:.1f}%)" if games else "")
+    def part(wins, games):
+        return f"{wins}/{games}" + (f" ({100 * wins / games:.1f}%)" if games else "")
 
+    for name, row in table.items():
         print(
             f"{name}: favoured side {part(row[0], row[1])}, other side {part(row[2], row[3])}, "
             f"within {favoured} cp {part(row[4], row[5])}"
