@@ -85,7 +85,6 @@ impl Worker<'_> {
         key: u64,
         in_check: bool,
     ) -> i32 {
-        self.cutoffs[ply + 2] = 0;
         let tt = self.shared.tt;
         let features = self.shared.features;
         let shared = self.shared;
@@ -333,18 +332,17 @@ impl Worker<'_> {
             } else {
                 self.check_extension(ply + 1, extend)
             };
-            let mut new_depth = depth - 1 + extension - negative_extension;
+            let new_depth = depth - 1 + extension - negative_extension;
             self.current_move[ply] = mv;
             let undo = self.make_move(mv);
             tt.prefetch(self.pos.key());
 
             let mut score;
-            let mut full_depth_null_window;
-            let bad_tactical = features.lmr_bad_tactical && kind == MoveKind::BadTactical;
+            let full_depth_null_window;
             if features.lmr
                 && depth >= p.lmr_min_depth
                 && move_count > 1 + usize::from(PV)
-                && (quiet || bad_tactical)
+                && quiet
                 && (!forcing || features.lmr_safe_checks)
             {
                 let mut r = self.lmr[(depth as usize).min(63)][move_count.min(63)] as i32;
@@ -353,7 +351,6 @@ impl Worker<'_> {
                 r -= i32::from(PV) + i32::from(in_check);
                 r += i32::from(features.lmr_improving && !improving);
                 r += i32::from(features.lmr_tt_tactical && tt_move_tactical);
-                r += i32::from(features.lmr_cutoffs && self.cutoffs[ply + 1] > 3);
                 if matches!(
                     kind,
                     MoveKind::Tt | MoveKind::Killer | MoveKind::CounterMove
@@ -361,22 +358,13 @@ impl Worker<'_> {
                     // A killer or counter-move: a ply less, and at most one more for being
                     // one, not the whole history reach.
                     r -= 1 + p.lmr_history_max_plies.min(1);
-                } else if quiet {
+                } else {
                     let reach = p.lmr_history_divisor * p.lmr_history_max_plies;
                     r -= order_score.clamp(-reach, reach) / p.lmr_history_divisor;
                 }
                 let d = (new_depth - r.max(0)).clamp(1, new_depth.max(1));
                 score = -self.search::<false>(-alpha - 1, -alpha, d, ply + 1, true);
                 full_depth_null_window = score > alpha && d < new_depth;
-                if full_depth_null_window && features.lmr_deeper {
-                    let margin = p.lmr_deeper_margin;
-                    if score > best_score + margin {
-                        new_depth += 1;
-                    } else if score < best_score + margin / 10 {
-                        new_depth -= 1;
-                    }
-                    full_depth_null_window = d < new_depth;
-                }
             } else {
                 score = 0;
                 full_depth_null_window = !PV || move_count > 1;
@@ -400,7 +388,6 @@ impl Worker<'_> {
                         self.update_pv(ply, mv);
                     }
                     if score >= beta {
-                        self.cutoffs[ply] += 1 + u32::from(tt_move.is_null());
                         break;
                     }
                     alpha = score;

@@ -186,10 +186,6 @@ params_table! {
     lmr_history_divisor = 8192, 1..=16384;
     /// ...by at most this many plies either way.
     lmr_history_max_plies = 1, 0..=8;
-    /// With `lmr_deeper`: a reduced move that beats the best so far by more than this is
-    /// re-searched a ply deeper (and one that beats it by less than a tenth of it, a ply
-    /// shallower).
-    lmr_deeper_margin = 50, 0..=400;
     /// Root moves from this index after the PV move are reduced by one ply.
     root_lmr_index = 4, 1..=64;
     /// Quiescence delta pruning margin, in centipawns.

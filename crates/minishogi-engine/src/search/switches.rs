@@ -95,15 +95,6 @@ search_switches! {
     root_lmr_table = false;
     /// Quiet checks that pass SEE are reduced too, one ply less than other quiet moves.
     lmr_safe_checks = false;
-    /// Captures and promotions that SEE judges losing are reduced late in the move list too,
-    /// by the table alone (their ordering score is not a history).
-    lmr_bad_tactical = false;
-    /// A reduced move that fails high is re-searched a ply deeper when it beats the best move
-    /// so far by `lmr_deeper_margin`, a ply shallower when it barely does (Stockfish's).
-    lmr_deeper = false;
-    /// Late move reductions are a ply deeper when the node's children have cut off more than
-    /// three times (Stockfish's cutoff count).
-    lmr_cutoffs = false;
     /// Only a repetition cycle closed inside the search tree is projected to 千日手; one that
     /// returns to a position of the game before the root counts at its real fourth occurrence.
     in_tree_repetition = true;

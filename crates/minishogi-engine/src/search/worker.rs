@@ -84,9 +84,6 @@ pub(super) struct Worker<'a> {
     pub(super) check_ext_candidate: [bool; MAX_PLY + 2],
     /// The move a singular-extension search leaves out at each ply (NULL: none).
     pub(super) excluded: [Move; MAX_PLY + 2],
-    /// Beta cut-offs at each ply since the node two plies up began (a TT-less one counts
-    /// twice), for `lmr_cutoffs`.
-    pub(super) cutoffs: [u32; MAX_PLY + 2],
     pub(super) pv: Box<[[Move; MAX_PLY + 1]; MAX_PLY + 1]>,
     pub(super) pv_len: [usize; MAX_PLY + 1],
     pub(super) lmr: Box<[[u8; 64]; 64]>,
@@ -164,7 +161,6 @@ impl<'a> Worker<'a> {
             static_eval: [0; MAX_PLY + 2],
             check_ext_candidate: [false; MAX_PLY + 2],
             excluded: [Move::NULL; MAX_PLY + 2],
-            cutoffs: [0; MAX_PLY + 2],
             pv: Box::new([[Move::NULL; MAX_PLY + 1]; MAX_PLY + 1]),
             pv_len: [0; MAX_PLY + 1],
             lmr,
