@@ -127,7 +127,6 @@ impl Worker<'_> {
             }
         }
 
-        let mut mate_threat = false;
         if !PV
             && !in_check
             && features.null_move
@@ -154,7 +153,6 @@ impl Worker<'_> {
             if score >= beta {
                 return if is_decided(score) { beta } else { score };
             }
-            mate_threat = score <= -MATE_IN_MAX_PLY;
         }
 
         // ProbCut: a good capture whose reduced search clears beta by a margin cuts the node.
@@ -353,7 +351,6 @@ impl Worker<'_> {
                 r -= i32::from(PV) + i32::from(in_check);
                 r += i32::from(features.lmr_improving && !improving);
                 r += i32::from(features.lmr_tt_tactical && tt_move_tactical);
-                r -= i32::from(features.lmr_mate_threat && mate_threat);
                 if matches!(
                     kind,
                     MoveKind::Tt | MoveKind::Killer | MoveKind::CounterMove
