@@ -414,6 +414,7 @@ pub(super) fn store_result(
         eval.unwrap_or(0),
         depth,
         bound,
+        pv,
     );
 }
 
