@@ -93,7 +93,6 @@ impl Worker<'_> {
         let singular_search = !excluded.is_null();
         let tt_hit = tt.probe(key);
         let tt_move = tt_hit.map_or(Move::NULL, |e| e.mv);
-        let tt_pv = PV || tt_hit.is_some_and(|e| e.pv);
         if let Some(e) = tt_hit
             && !PV
             && !singular_search
@@ -350,7 +349,6 @@ impl Worker<'_> {
                 r -= i32::from(forcing);
                 r += i32::from(cut_node);
                 r -= i32::from(PV) + i32::from(in_check);
-                r -= i32::from(features.tt_pv && tt_pv && !PV);
                 r += i32::from(features.lmr_improving && !improving);
                 r += i32::from(features.lmr_tt_tactical && tt_move_tactical);
                 if matches!(
@@ -450,10 +448,7 @@ impl Worker<'_> {
             }
             let eval = (!in_check).then_some(raw_eval);
             let window = (original_alpha, beta);
-            // A null window never stores an exact bound, so the PV mark can stand for PV.
-            store_result(
-                tt, key, ply, depth, best_move, best_score, window, tt_pv, eval,
-            );
+            store_result(tt, key, ply, depth, best_move, best_score, window, PV, eval);
         }
         best_score
     }

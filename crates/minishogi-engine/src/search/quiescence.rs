@@ -111,7 +111,6 @@ impl Worker<'_> {
                         raw_eval,
                         -1,
                         Bound::Lower,
-                        false,
                     );
                 }
                 return eval;
@@ -132,7 +131,7 @@ impl Worker<'_> {
                     self.pv_len[ply + 1] = 0;
                     self.update_pv(ply, mv);
                 }
-                tt.store(key, mv, to_tt(score, ply), raw_eval, 0, Bound::Exact, PV);
+                tt.store(key, mv, to_tt(score, ply), raw_eval, 0, Bound::Exact);
                 return score;
             }
         }

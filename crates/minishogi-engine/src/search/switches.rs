@@ -95,9 +95,6 @@ search_switches! {
     root_lmr_table = false;
     /// Quiet checks that pass SEE are reduced too, one ply less than other quiet moves.
     lmr_safe_checks = false;
-    /// Non-PV nodes whose position the table marks as once on a principal variation reduce
-    /// late moves a ply less (Stockfish's `ttPv`).
-    tt_pv = false;
     /// Only a repetition cycle closed inside the search tree is projected to 千日手; one that
     /// returns to a position of the game before the root counts at its real fourth occurrence.
     in_tree_repetition = true;

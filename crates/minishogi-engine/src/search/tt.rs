@@ -41,13 +41,11 @@ pub struct TtEntry {
     pub eval: i32,
     pub depth: i32,
     pub bound: Bound,
-    /// The position was on a principal variation when stored (Stockfish's `ttPv`).
-    pub pv: bool,
 }
 
 /// Lowest depth that can be stored (quiescence uses 0 and -1).
 const DEPTH_OFFSET: i32 = 2;
-const GENERATION_MASK: u8 = 31;
+const GENERATION_MASK: u8 = 63;
 
 #[derive(Default)]
 struct Slot {
@@ -62,19 +60,9 @@ struct Bucket {
 }
 
 // Data word layout: move 0..16, score 16..32, eval 32..48, depth+offset 48..56,
-// bound 56..58, generation 58..63, PV mark 63. The depth byte is never 0, so a used slot is
-// never 0.
-#[allow(clippy::too_many_arguments)]
+// bound 56..58, generation 58..64. The depth byte is never 0, so a used slot is never 0.
 #[inline(always)]
-fn pack(
-    mv: Move,
-    score: i32,
-    eval: i32,
-    depth: i32,
-    bound: Bound,
-    generation: u8,
-    pv: bool,
-) -> u64 {
+fn pack(mv: Move, score: i32, eval: i32, depth: i32, bound: Bound, generation: u8) -> u64 {
     let depth8 = (depth + DEPTH_OFFSET).clamp(1, 255) as u64;
     mv.raw() as u64
         | ((score as i16 as u16 as u64) << 16)
@@ -82,7 +70,6 @@ fn pack(
         | (depth8 << 48)
         | ((bound as u64) << 56)
         | ((generation as u64) << 58)
-        | ((pv as u64) << 63)
 }
 
 #[inline(always)]
@@ -92,7 +79,7 @@ fn depth8(data: u64) -> i32 {
 
 #[inline(always)]
 fn generation_of(data: u64) -> u8 {
-    (data >> 58) as u8 & GENERATION_MASK
+    (data >> 58) as u8
 }
 
 pub struct TranspositionTable {
@@ -213,27 +200,15 @@ impl TranspositionTable {
                     eval: (data >> 32) as u16 as i16 as i32,
                     depth: depth8(data) - DEPTH_OFFSET,
                     bound: Bound::from_bits(data >> 56),
-                    pv: data >> 63 != 0,
                 });
             }
         }
         None
     }
 
-    /// Stores a result. `score` must already be table-relative; `pv` marks a position on a
-    /// principal variation.
-    #[allow(clippy::too_many_arguments)]
+    /// Stores a result. `score` must already be table-relative.
     #[inline]
-    pub fn store(
-        &self,
-        key: u64,
-        mv: Move,
-        score: i32,
-        eval: i32,
-        depth: i32,
-        bound: Bound,
-        pv: bool,
-    ) {
+    pub fn store(&self, key: u64, mv: Move, score: i32, eval: i32, depth: i32, bound: Bound) {
         let bucket = self.bucket(key);
         let mut victim = &bucket.slots[0];
         let mut victim_worth = i32::MAX;
@@ -261,7 +236,7 @@ impl TranspositionTable {
                 } else {
                     mv
                 };
-                self.write(slot, key, mv, score, eval, depth, bound, pv);
+                self.write(slot, key, mv, score, eval, depth, bound);
                 return;
             }
             let age = (self.generation.wrapping_sub(generation_of(data)) & GENERATION_MASK) as i32;
@@ -271,7 +246,7 @@ impl TranspositionTable {
                 victim_worth = worth;
             }
         }
-        self.write(victim, key, mv, score, eval, depth, bound, pv);
+        self.write(victim, key, mv, score, eval, depth, bound);
     }
 
     #[allow(clippy::too_many_arguments)]
@@ -285,9 +260,8 @@ impl TranspositionTable {
         eval: i32,
         depth: i32,
         bound: Bound,
-        pv: bool,
     ) {
-        let data = pack(mv, score, eval, depth, bound, self.generation, pv);
+        let data = pack(mv, score, eval, depth, bound, self.generation);
         slot.data.store(data, Relaxed);
         slot.key_xor_data.store(key ^ data, Relaxed);
     }
@@ -356,7 +330,7 @@ mod tests {
     fn stores_and_probes_every_field() {
         let tt = TranspositionTable::new(1);
         let mv = Move::drop(PieceKind::Gold, Square::new(3, 2));
-        tt.store(0xdead_beef_1234_5678, mv, -1234, 77, 9, Bound::Lower, false);
+        tt.store(0xdead_beef_1234_5678, mv, -1234, 77, 9, Bound::Lower);
         let e = tt.probe(0xdead_beef_1234_5678).expect("hit");
         assert_eq!(
             (e.mv, e.score, e.eval, e.depth, e.bound),
@@ -364,7 +338,7 @@ mod tests {
         );
         assert!(tt.probe(0x1111_2222_3333_4444).is_none());
         // Quiescence depths survive the offset.
-        tt.store(42, Move::NULL, 5, 5, -1, Bound::Upper, false);
+        tt.store(42, Move::NULL, 5, 5, -1, Bound::Upper);
         assert_eq!(tt.probe(42).unwrap().depth, -1);
     }
 
@@ -373,15 +347,7 @@ mod tests {
         let tt = TranspositionTable::new(1);
         let key = 0x0123_4567_89ab_cdef;
         // Found at ply 6 while searching: the side to move there mates in 3 more plies.
-        tt.store(
-            key,
-            Move::NULL,
-            to_tt(mate_in(9), 6),
-            0,
-            5,
-            Bound::Exact,
-            false,
-        );
+        tt.store(key, Move::NULL, to_tt(mate_in(9), 6), 0, 5, Bound::Exact);
         let hit = tt.probe(key).unwrap();
         // Reached again at ply 2 through another move order: mate in 5 from the root.
         assert_eq!(from_tt(hit.score, 2), mate_in(5));
@@ -392,7 +358,6 @@ mod tests {
             0,
             5,
             Bound::Exact,
-            false,
         );
         assert_eq!(from_tt(tt.probe(key + 1).unwrap().score, 1), mated_in(1));
     }
@@ -401,11 +366,11 @@ mod tests {
     fn keeps_deeper_entry_and_old_move() {
         let tt = TranspositionTable::new(1);
         let mv = Move::board(Square::new(5, 3), Square::new(5, 2), false);
-        tt.store(7, mv, 10, 0, 12, Bound::Lower, false);
-        tt.store(7, Move::NULL, 20, 0, 2, Bound::Upper, false);
+        tt.store(7, mv, 10, 0, 12, Bound::Lower);
+        tt.store(7, Move::NULL, 20, 0, 2, Bound::Upper);
         let e = tt.probe(7).unwrap();
         assert_eq!((e.depth, e.score, e.mv), (12, 10, mv));
-        tt.store(7, Move::NULL, 30, 0, 11, Bound::Upper, false);
+        tt.store(7, Move::NULL, 30, 0, 11, Bound::Upper);
         let e = tt.probe(7).unwrap();
         assert_eq!((e.depth, e.score, e.mv), (11, 30, mv));
     }
@@ -416,7 +381,7 @@ mod tests {
         let tt = TranspositionTable::within(1000, Some(16 << 20));
         assert_eq!((tt.requested_mb(), tt.size_mb()), (1000, 7));
         assert_eq!(tt.buckets.len(), (7 << 20) / 64);
-        tt.store(5, Move::NULL, 1, 2, 3, Bound::Exact, false);
+        tt.store(5, Move::NULL, 1, 2, 3, Bound::Exact);
         assert_eq!(tt.probe(5).unwrap().score, 1);
     }
 
@@ -430,7 +395,7 @@ mod tests {
             |tt: &TranspositionTable| keys.iter().filter(|&&k| tt.probe(k).is_some()).count();
         tt.new_search();
         for &key in &keys {
-            tt.store(key, Move::NULL, 0, 0, 1, Bound::Exact, false);
+            tt.store(key, Move::NULL, 0, 0, 1, Bound::Exact);
         }
         assert!(tt.hashfull() > 500);
         let stored = found(&tt);
@@ -441,7 +406,7 @@ mod tests {
         assert_eq!(found(&tt), 0);
         // Once zeroed, a table that has seen no search since is not zeroed again (the entries
         // stored here without a search stay: a search always starts with `new_search`).
-        tt.store(keys[0], Move::NULL, 0, 0, 1, Bound::Exact, false);
+        tt.store(keys[0], Move::NULL, 0, 0, 1, Bound::Exact);
         tt.clear();
         assert_eq!(found(&tt), 1);
     }

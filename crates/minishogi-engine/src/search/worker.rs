@@ -414,7 +414,6 @@ pub(super) fn store_result(
         eval.unwrap_or(0),
         depth,
         bound,
-        pv,
     );
 }
 
