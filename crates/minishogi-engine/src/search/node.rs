@@ -41,7 +41,7 @@ impl Worker<'_> {
             }
         }
         if depth <= 0 {
-            return self.qsearch::<PV>(alpha, beta, ply, self.shared.features.qs_checks);
+            return self.qsearch::<PV>(alpha, beta, ply);
         }
         if self.count_node_and_check() {
             return 0;

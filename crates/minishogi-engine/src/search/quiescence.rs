@@ -3,7 +3,7 @@
 //! drop or mate in one) and ProbCut, whose captures are tried first by quiescence.
 
 use super::movepick::{MoveKind, MovePicker, Picked};
-use super::ordering::{is_quiet, see_ge, tactical_gain};
+use super::ordering::{see_ge, tactical_gain};
 use super::score::*;
 use super::tt::Bound;
 use super::worker::{Worker, store_result, tt_cutoff};
@@ -34,8 +34,7 @@ impl Worker<'_> {
             }
             self.current_move[ply] = mv;
             let undo = self.make_move(mv);
-            let mut score =
-                -self.qsearch::<false>(-probcut_beta, -probcut_beta + 1, ply + 1, false);
+            let mut score = -self.qsearch::<false>(-probcut_beta, -probcut_beta + 1, ply + 1);
             if score >= probcut_beta && !self.stopped {
                 score = -self.search::<false>(
                     -probcut_beta,
@@ -58,15 +57,7 @@ impl Worker<'_> {
 
     // ---- quiescence ---------------------------------------------------------------------------
 
-    /// `checks`: also tries the quiet checks that keep their material (`qs_checks`, at the first
-    /// quiescence ply only).
-    pub(super) fn qsearch<const PV: bool>(
-        &mut self,
-        mut alpha: i32,
-        beta: i32,
-        ply: usize,
-        checks: bool,
-    ) -> i32 {
+    pub(super) fn qsearch<const PV: bool>(&mut self, mut alpha: i32, beta: i32, ply: usize) -> i32 {
         if self.count_node_and_check() {
             return 0;
         }
@@ -173,7 +164,7 @@ impl Worker<'_> {
             }
             self.current_move[ply] = mv;
             let undo = self.make_move(mv);
-            let score = -self.qsearch::<PV>(-beta, -alpha, ply + 1, false);
+            let score = -self.qsearch::<PV>(-beta, -alpha, ply + 1);
             self.unmake_move(mv, undo);
             if self.stopped {
                 return 0;
@@ -189,40 +180,6 @@ impl Worker<'_> {
                         break;
                     }
                     alpha = score;
-                }
-            }
-        }
-        if checks && !in_check && best_score < beta {
-            // Quiet checks (drops among them) that keep their material, at the first ply only:
-            // the evasions after them are searched in full.
-            let mut all = MoveList::new();
-            self.pos.generate(GenKind::All, &mut all);
-            for &mv in all.iter() {
-                if !is_quiet(&self.pos, mv)
-                    || !self.pos.gives_check(mv)
-                    || !see_ge(&self.pos, mv, 0)
-                {
-                    continue;
-                }
-                self.current_move[ply] = mv;
-                let undo = self.make_move(mv);
-                let score = -self.qsearch::<PV>(-beta, -alpha, ply + 1, false);
-                self.unmake_move(mv, undo);
-                if self.stopped {
-                    return 0;
-                }
-                if score > best_score {
-                    best_score = score;
-                    if score > alpha {
-                        best_move = mv;
-                        if PV {
-                            self.update_pv(ply, mv);
-                        }
-                        if score >= beta {
-                            break;
-                        }
-                        alpha = score;
-                    }
                 }
             }
         }
