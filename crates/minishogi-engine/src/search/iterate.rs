@@ -114,10 +114,8 @@ impl Worker<'_> {
         } else {
             (-INFINITE, INFINITE)
         };
-        let mut failed_high = 0;
         loop {
-            let search_depth = (depth - failed_high).max(1);
-            let score = self.search_root(alpha, beta, search_depth);
+            let score = self.search_root(alpha, beta, depth);
             self.root_moves[self.pv_index..].sort_by_key(|rm| std::cmp::Reverse(rm.score));
             if self.stopped {
                 return;
@@ -133,11 +131,8 @@ impl Worker<'_> {
             if score <= alpha {
                 beta = (alpha + beta) / 2;
                 alpha = (score - delta).max(-INFINITE);
-                failed_high = 0;
             } else if score >= beta {
                 beta = (score + delta).min(INFINITE);
-                // The re-search after a fail high may be a ply shallower each time (Stockfish's).
-                failed_high += i32::from(self.shared.features.asp_fail_high_reduce);
             } else {
                 return;
             }

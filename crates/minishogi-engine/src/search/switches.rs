@@ -95,9 +95,6 @@ search_switches! {
     root_lmr_table = false;
     /// Quiet checks that pass SEE are reduced too, one ply less than other quiet moves.
     lmr_safe_checks = false;
-    /// After each failed-high aspiration window the root is searched a ply shallower (reset
-    /// by a fail low).
-    asp_fail_high_reduce = false;
     /// Only a repetition cycle closed inside the search tree is projected to 千日手; one that
     /// returns to a position of the game before the root counts at its real fourth occurrence.
     in_tree_repetition = true;
