@@ -98,7 +98,7 @@ def rate(engine, options, movetime, hash_mb, items):
 
 
 def read_ratings(path):
-    """A ratings TSV as {opening: (kind, score, depth)}."""
+    """A ratings TSV as {opening index: (kind, score, depth)}."""
     ratings = {}
     for line in open(path, encoding="utf-8"):
         if not line.startswith("#"):
@@ -229,6 +229,7 @@ def main():
                 row = table.setdefault(name, [0] * 6)
                 row[slot] += won
                 row[slot + 1] += 1
+
     def part(wins, games):
         return f"{wins}/{games}" + (f" ({100 * wins / games:.1f}%)" if games else "")
 
